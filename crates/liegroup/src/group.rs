@@ -1,0 +1,264 @@
+//! The [`LieGroup`] trait and the Bernoulli-series forms of `dexp` and `dexp⁻¹`.
+//!
+//! Conventions (see `docs/notation.md`): left actions; the algebra is identified with its
+//! coordinates in a fixed basis; `dexp` is **right-trivialized**,
+//!
+//! ```text
+//!     d/dt exp(u + t v)|₀ = (dexp_u v) · exp(u),   dexp_u = Σ_{k≥0} ad_uᵏ/(k+1)!,
+//!     dexp_u⁻¹ = Σ_{k≥0} (B_k/k!) ad_uᵏ,           B₀ = 1, B₁ = −½, B₂ = ⅙, B₃ = 0, B₄ = −1/30, …
+//! ```
+//!
+//! [MK99, eq. (2.9)–(2.10)], [HLW06, §III.4, Lemma 4.2].
+
+use crate::scalar::c;
+use crate::vector_space::{StaticVectorSpace, VectorSpace};
+use core::fmt::Debug;
+use nalgebra::RealField;
+use num_traits::Zero;
+
+/// Number of bracket terms (`ad_u^k`, k = 0 … `DEFAULT_SERIES_ORDER`) used by the default
+/// [`LieGroup::dexp`] and [`LieGroup::dexpinv`] of a group without closed forms.
+pub const DEFAULT_SERIES_ORDER: usize = 14;
+
+/// The largest truncation order [`dexpinv_series`] accepts (the table of Bernoulli numbers ends
+/// at B₂₀); larger orders are clamped to it.
+pub const MAX_SERIES_ORDER: usize = 20;
+
+/// Bernoulli numbers B₀ … B₂₀ with the convention B₁ = −½ (so that z/(eᶻ − 1) = Σ B_k zᵏ/k!).
+const BERNOULLI: [f64; 21] = [
+    1.0,
+    -1.0 / 2.0,
+    1.0 / 6.0,
+    0.0,
+    -1.0 / 30.0,
+    0.0,
+    1.0 / 42.0,
+    0.0,
+    -1.0 / 30.0,
+    0.0,
+    5.0 / 66.0,
+    0.0,
+    -691.0 / 2730.0,
+    0.0,
+    7.0 / 6.0,
+    0.0,
+    -3617.0 / 510.0,
+    0.0,
+    43867.0 / 798.0,
+    0.0,
+    -174611.0 / 330.0,
+];
+
+/// The Bernoulli number `B_k` (B₁ = −½) for `k ≤ 20`, as `f64`.
+///
+/// # Panics
+/// If `k > 20`.
+#[must_use]
+pub fn bernoulli(k: usize) -> f64 {
+    BERNOULLI[k]
+}
+
+/// `1/k!` as `f64`.
+fn inv_factorial(k: usize) -> f64 {
+    let mut f = 1.0_f64;
+    for j in 2..=k {
+        f *= j as f64;
+    }
+    1.0 / f
+}
+
+/// The coefficient `|B_k|/k!` of `ad_uᵏ` in `dexp_u⁻¹`, as `f64` (zero for odd `k ≥ 3`).
+///
+/// Useful for truncation-error bounds: the terms omitted after order `k` are bounded by
+/// `Σ_{j>k} |B_j|/j! ‖ad_u‖ʲ ‖v‖`, and for even `j ≥ 2` consecutive coefficients shrink by a
+/// factor below `1/(2π)²`.
+///
+/// # Panics
+/// If `k > 20`.
+#[must_use]
+pub fn dexpinv_series_coefficient(k: usize) -> f64 {
+    BERNOULLI[k].abs() * inv_factorial(k)
+}
+
+/// The Lie bracket applied `k` times: `ad_uᵏ v`.
+#[must_use]
+pub fn ad_power<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, k: usize) -> G::Algebra {
+    let mut w = v.clone();
+    for _ in 0..k {
+        w = G::bracket(u, &w);
+    }
+    w
+}
+
+/// `dexp_u v` from its series `Σ_{k=0}^{order} ad_uᵏ v/(k+1)!`, in nested brackets.
+///
+/// [HLW06, §III.4, eq. (4.21)]. Converges for every `u`; exact for nilpotent algebras once
+/// `order` reaches the nilpotency index.
+#[must_use]
+pub fn dexp_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) -> G::Algebra {
+    let mut term = v.clone();
+    let mut acc = v.clone();
+    for k in 1..=order {
+        term = G::bracket(u, &term);
+        acc.add_scaled(c::<G::Scalar>(inv_factorial(k + 1)), &term);
+    }
+    acc
+}
+
+/// `dexp_u⁻¹ v` from the Bernoulli series `Σ_{k=0}^{order} (B_k/k!) ad_uᵏ v` in nested
+/// brackets: `v − ½[u,v] + (1/12)[u,[u,v]] − (1/720)[u,[u,[u,[u,v]]]] + …`.
+///
+/// [HLW06, §III.4, Lemma 4.2], [MK99, eq. (2.10)]. The series converges for ‖ad_u‖ < 2π. An
+/// RKMK method of order p needs it only through `ad_u^{p−2}` [MK99, Thm. 4.1]. `order` is
+/// clamped to [`MAX_SERIES_ORDER`].
+#[must_use]
+pub fn dexpinv_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) -> G::Algebra {
+    let order = order.min(MAX_SERIES_ORDER);
+    let mut term = v.clone();
+    let mut acc = v.clone();
+    for k in 1..=order {
+        term = G::bracket(u, &term);
+        if BERNOULLI[k] != 0.0 {
+            acc.add_scaled(c::<G::Scalar>(BERNOULLI[k] * inv_factorial(k)), &term);
+        }
+    }
+    acc
+}
+
+/// A Lie group whose algebra is represented in coordinates.
+///
+/// Implementors supply the primitives (identity, compose, inverse, exp, log, bracket, Ad);
+/// `ad`, the coadjoint action, `ad*`, `dexp` and `dexp⁻¹` have default bodies (the last two are
+/// the Bernoulli series of [`dexp_series`] / [`dexpinv_series`] truncated at
+/// [`DEFAULT_SERIES_ORDER`]). The shipped groups override the defaults with closed forms.
+///
+/// # Conventions
+/// - `compose(g, h) = g·h`; in a product of exponentials the rightmost factor acts first.
+/// - `adjoint(g, ξ) = Ad_g ξ = g ξ g⁻¹`, so `g·exp(ξ)·g⁻¹ = exp(Ad_g ξ)`.
+/// - Dual elements μ ∈ 𝔤* are stored in the dual basis, in the same type as the algebra, and
+///   paired by [`VectorSpace::inner`].
+/// - `coadjoint(g, μ) = Ad*_{g⁻¹} μ = (Ad_{g⁻¹})ᵀ μ`, the (left) coadjoint action:
+///   `⟨coadjoint(g, μ), Ad_g ξ⟩ = ⟨μ, ξ⟩`.
+/// - `ad_star(ξ, μ) = (ad_ξ)ᵀ μ`, so `⟨ad*_ξ μ, η⟩ = ⟨μ, [ξ, η]⟩`.
+/// - `dexp`/`dexpinv` are right-trivialized: `d/dt exp(u + t v)|₀ = (dexp_u v)·exp(u)`.
+///
+/// A runtime-sized group (e.g. `Vec<So3>`) has no size-free identity, hence the `*_like`
+/// constructors that copy the size of an existing element.
+///
+/// # Example
+/// ```
+/// use liegroup::{LieGroup, So3};
+/// use nalgebra::Vector3;
+/// let g = So3::exp(&Vector3::new(0.1, 0.2, 0.3));
+/// let h = g.compose(&g.inverse());
+/// assert!((h.log()).norm() < 1e-15);
+/// ```
+pub trait LieGroup: Clone + Debug {
+    /// The scalar field.
+    type Scalar: RealField + Copy;
+    /// The Lie algebra (and its dual) in coordinates.
+    type Algebra: VectorSpace<Scalar = Self::Scalar>;
+
+    /// The identity element of the same size as `self`.
+    #[must_use]
+    fn identity_like(&self) -> Self;
+
+    /// The zero of the algebra of the same size as `self`.
+    #[must_use]
+    fn algebra_zero(&self) -> Self::Algebra;
+
+    /// The group product `self · other`.
+    #[must_use]
+    fn compose(&self, other: &Self) -> Self;
+
+    /// The inverse `self⁻¹`.
+    #[must_use]
+    fn inverse(&self) -> Self;
+
+    /// The exponential map `exp: 𝔤 → G`.
+    #[must_use]
+    fn exp(xi: &Self::Algebra) -> Self;
+
+    /// The logarithm on the principal branch (the inverse of `exp` inside the injectivity
+    /// radius; for compact groups the element of smallest norm).
+    #[must_use]
+    fn log(&self) -> Self::Algebra;
+
+    /// The Lie bracket `[x, y]`.
+    #[must_use]
+    fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra;
+
+    /// The adjoint action `Ad_g ξ = g ξ g⁻¹`.
+    #[must_use]
+    fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra;
+
+    /// `ad_x y = [x, y]`.
+    #[must_use]
+    fn ad(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra {
+        Self::bracket(x, y)
+    }
+
+    /// The coadjoint action `Ad*_{g⁻¹} μ` on 𝔤* (dual coordinates). The default evaluates
+    /// `⟨μ, Ad_{g⁻¹} e_i⟩` on the basis.
+    #[must_use]
+    fn coadjoint(&self, mu: &Self::Algebra) -> Self::Algebra {
+        let ginv = self.inverse();
+        let mut out = mu.zero_like();
+        let n = mu.dim();
+        let mut coords = vec![Self::Scalar::zero(); n];
+        for (i, ci) in coords.iter_mut().enumerate() {
+            *ci = mu.inner(&ginv.adjoint(&mu.basis_like(i)));
+        }
+        out.read_coords(&coords);
+        out
+    }
+
+    /// `ad*_x μ = (ad_x)ᵀ μ`. The default evaluates `⟨μ, [x, e_i]⟩` on the basis.
+    #[must_use]
+    fn ad_star(x: &Self::Algebra, mu: &Self::Algebra) -> Self::Algebra {
+        let mut out = mu.zero_like();
+        let n = mu.dim();
+        let mut coords = vec![Self::Scalar::zero(); n];
+        for (i, ci) in coords.iter_mut().enumerate() {
+            *ci = mu.inner(&Self::bracket(x, &mu.basis_like(i)));
+        }
+        out.read_coords(&coords);
+        out
+    }
+
+    /// `true` when [`dexp`](LieGroup::dexp) and [`dexpinv`](LieGroup::dexpinv) are closed
+    /// forms (exact up to round-off) rather than truncated series.
+    const EXACT_DEXP: bool = false;
+
+    /// The right-trivialized derivative `dexp_u v` (default: [`dexp_series`] to
+    /// [`DEFAULT_SERIES_ORDER`]).
+    #[must_use]
+    fn dexp(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        dexp_series::<Self>(u, v, DEFAULT_SERIES_ORDER)
+    }
+
+    /// Its inverse `dexp_u⁻¹ v` (default: [`dexpinv_series`] to [`DEFAULT_SERIES_ORDER`],
+    /// accurate for ‖ad_u‖ well below 2π).
+    #[must_use]
+    fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        dexpinv_series::<Self>(u, v, DEFAULT_SERIES_ORDER)
+    }
+
+    /// `true` when every number stored in the element is finite. The default checks the
+    /// logarithm, which propagates any NaN; groups override it with a direct check.
+    fn all_finite(&self) -> bool {
+        self.log().all_finite()
+    }
+
+    /// `self ← g · self` (left multiplication in place; allocation free for fixed-size groups).
+    fn left_mul_assign(&mut self, g: &Self) {
+        *self = g.compose(self);
+    }
+}
+
+/// A group of compile-time size, with an identity made from nothing.
+pub trait StaticLieGroup: LieGroup<Algebra: StaticVectorSpace> {
+    /// The identity element.
+    #[must_use]
+    fn identity() -> Self;
+}

@@ -1,0 +1,42 @@
+//! # liegroup
+//!
+//! Lie groups and their algebras, in the form numerical integrators need them: SO(2), SE(2),
+//! SO(3), SE(3), ℝⁿ, direct products (tuples), compile-time powers `[G; N]` and runtime powers
+//! `Vec<G>`; exp/log, Ad/ad/coadjoint, the right-trivialized `dexp` and `dexp⁻¹` (closed forms
+//! and the truncated Bernoulli series), and the Cayley map with its derivatives.
+//!
+//! Everything is generic over the scalar `T: nalgebra::RealField + Copy`, so dual numbers from
+//! `num-dual` flow through every operation (small-angle branches are polynomials in θ², so
+//! derivatives survive at the identity).
+//!
+//! Implementing a new group means implementing [`LieGroup`] (seven primitives); the
+//! conformance kit in [`testing`] (feature `testing`) then tells whether the implementation is
+//! right. See `docs/tutorial-own-group.md`.
+//!
+//! Conventions are fixed once in `docs/notation.md`: left actions, right-trivialized `dexp`,
+//! se(3) and se(2) coordinates **rotation first**, `hat(v) b = v × b`.
+
+#![warn(missing_docs)]
+
+mod coord;
+mod error;
+mod group;
+mod product;
+mod rn;
+pub mod scalar;
+mod vector_space;
+
+pub use coord::{Cayley, CayleyGroup, CoordinateMap, Exp};
+pub use error::LieError;
+pub use group::{
+    DEFAULT_SERIES_ORDER, LieGroup, MAX_SERIES_ORDER, StaticLieGroup, ad_power, bernoulli,
+    dexp_series, dexpinv_series, dexpinv_series_coefficient,
+};
+pub use rn::{R3, Rn};
+pub use vector_space::{StaticVectorSpace, VectorSpace};
+
+/// The automatic-differentiation crate the library is tested with, re-exported so that users
+/// get a version that matches.
+pub use num_dual;
+/// Re-export of the linear-algebra crate used throughout.
+pub use nalgebra;

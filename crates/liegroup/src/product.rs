@@ -1,0 +1,282 @@
+//! Direct products of groups: tuples `(G₁, G₂)` … `(G₁, …, G₄)`, compile-time powers `[G; N]`
+//! and runtime powers `Vec<G>`.
+//!
+//! Every operation acts factor by factor; the algebra of a product is the product of the
+//! algebras (a tuple, an array or a `Vec` of algebra elements), with coordinates concatenated in
+//! factor order. `dexp`/`dexp⁻¹` are exact exactly when they are exact on every factor.
+//!
+//! A runtime power `Vec<G>` requires both operands of a binary operation to have the same
+//! length; mixing lengths is a programmer error and panics.
+//!
+//! # Example
+//! ```
+//! use liegroup::{LieGroup, Se3, So3, VectorSpace};
+//! use nalgebra::{Vector3, Vector6};
+//! // SE(3)^N with N chosen at run time:
+//! let n = 4;
+//! let xi = vec![Vector6::new(0.1, 0.0, 0.0, 1.0, 0.0, 0.0); n];
+//! let g: Vec<Se3> = LieGroup::exp(&xi);
+//! assert_eq!(g.len(), n);
+//! assert_eq!(g.log().dim(), 6 * n);
+//! // A pair product:
+//! let p = <(So3, So3) as LieGroup>::exp(&(Vector3::x(), Vector3::y()));
+//! assert!((p.log().0 - Vector3::x()).norm() < 1e-15);
+//! ```
+
+use crate::coord::CayleyGroup;
+use crate::group::{LieGroup, StaticLieGroup};
+
+macro_rules! tuple_group {
+    ($($name:ident $idx:tt),+) => {
+        impl<S: nalgebra::RealField + Copy, $($name: LieGroup<Scalar = S>),+> LieGroup for ($($name,)+) {
+            type Scalar = S;
+            type Algebra = ($($name::Algebra,)+);
+            const EXACT_DEXP: bool = true $(&& $name::EXACT_DEXP)+;
+
+            fn identity_like(&self) -> Self {
+                ($(self.$idx.identity_like(),)+)
+            }
+            fn algebra_zero(&self) -> Self::Algebra {
+                ($(self.$idx.algebra_zero(),)+)
+            }
+            #[inline]
+            fn compose(&self, other: &Self) -> Self {
+                ($(self.$idx.compose(&other.$idx),)+)
+            }
+            #[inline]
+            fn inverse(&self) -> Self {
+                ($(self.$idx.inverse(),)+)
+            }
+            #[inline]
+            fn exp(xi: &Self::Algebra) -> Self {
+                ($($name::exp(&xi.$idx),)+)
+            }
+            #[inline]
+            fn log(&self) -> Self::Algebra {
+                ($(self.$idx.log(),)+)
+            }
+            #[inline]
+            fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra {
+                ($($name::bracket(&x.$idx, &y.$idx),)+)
+            }
+            #[inline]
+            fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
+                ($(self.$idx.adjoint(&xi.$idx),)+)
+            }
+            #[inline]
+            fn coadjoint(&self, mu: &Self::Algebra) -> Self::Algebra {
+                ($(self.$idx.coadjoint(&mu.$idx),)+)
+            }
+            #[inline]
+            fn ad_star(x: &Self::Algebra, mu: &Self::Algebra) -> Self::Algebra {
+                ($($name::ad_star(&x.$idx, &mu.$idx),)+)
+            }
+            #[inline]
+            fn dexp(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+                ($($name::dexp(&u.$idx, &v.$idx),)+)
+            }
+            #[inline]
+            fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+                ($($name::dexpinv(&u.$idx, &v.$idx),)+)
+            }
+            fn all_finite(&self) -> bool {
+                true $(&& self.$idx.all_finite())+
+            }
+            #[inline]
+            fn left_mul_assign(&mut self, g: &Self) {
+                $(self.$idx.left_mul_assign(&g.$idx);)+
+            }
+        }
+
+        impl<S: nalgebra::RealField + Copy, $($name: StaticLieGroup<Scalar = S>),+> StaticLieGroup for ($($name,)+) {
+            fn identity() -> Self {
+                ($($name::identity(),)+)
+            }
+        }
+
+        impl<S: nalgebra::RealField + Copy, $($name: CayleyGroup<Scalar = S>),+> CayleyGroup for ($($name,)+) {
+            #[inline]
+            fn cay(xi: &Self::Algebra) -> Self {
+                ($($name::cay(&xi.$idx),)+)
+            }
+            #[inline]
+            fn dcay(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+                ($($name::dcay(&u.$idx, &v.$idx),)+)
+            }
+            #[inline]
+            fn dcayinv(u: &Self::Algebra, w: &Self::Algebra) -> Self::Algebra {
+                ($($name::dcayinv(&u.$idx, &w.$idx),)+)
+            }
+        }
+    };
+}
+
+tuple_group!(A 0, B 1);
+tuple_group!(A 0, B 1, C 2);
+tuple_group!(A 0, B 1, C 2, D 3);
+
+/// Apply `f` factor by factor to two equally long slices, collecting into an array.
+fn zip_array<A, B, R, const N: usize>(a: &[A; N], b: &[B; N], f: impl Fn(&A, &B) -> R) -> [R; N] {
+    core::array::from_fn(|i| f(&a[i], &b[i]))
+}
+
+/// Apply `f` factor by factor to two equally long `Vec`s.
+///
+/// # Panics
+/// If the lengths differ.
+fn zip_vec<A, B, R>(a: &[A], b: &[B], f: impl Fn(&A, &B) -> R) -> Vec<R> {
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "runtime power: operands have different numbers of factors"
+    );
+    a.iter().zip(b).map(|(x, y)| f(x, y)).collect()
+}
+
+impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
+    type Scalar = G::Scalar;
+    type Algebra = [G::Algebra; N];
+    const EXACT_DEXP: bool = G::EXACT_DEXP;
+
+    fn identity_like(&self) -> Self {
+        core::array::from_fn(|i| self[i].identity_like())
+    }
+    fn algebra_zero(&self) -> Self::Algebra {
+        core::array::from_fn(|i| self[i].algebra_zero())
+    }
+    #[inline]
+    fn compose(&self, other: &Self) -> Self {
+        zip_array(self, other, G::compose)
+    }
+    #[inline]
+    fn inverse(&self) -> Self {
+        core::array::from_fn(|i| self[i].inverse())
+    }
+    #[inline]
+    fn exp(xi: &Self::Algebra) -> Self {
+        core::array::from_fn(|i| G::exp(&xi[i]))
+    }
+    #[inline]
+    fn log(&self) -> Self::Algebra {
+        core::array::from_fn(|i| self[i].log())
+    }
+    #[inline]
+    fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra {
+        zip_array(x, y, G::bracket)
+    }
+    #[inline]
+    fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
+        zip_array(self, xi, G::adjoint)
+    }
+    #[inline]
+    fn coadjoint(&self, mu: &Self::Algebra) -> Self::Algebra {
+        zip_array(self, mu, G::coadjoint)
+    }
+    #[inline]
+    fn ad_star(x: &Self::Algebra, mu: &Self::Algebra) -> Self::Algebra {
+        zip_array(x, mu, G::ad_star)
+    }
+    #[inline]
+    fn dexp(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        zip_array(u, v, G::dexp)
+    }
+    #[inline]
+    fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        zip_array(u, v, G::dexpinv)
+    }
+    fn all_finite(&self) -> bool {
+        self.iter().all(G::all_finite)
+    }
+    #[inline]
+    fn left_mul_assign(&mut self, g: &Self) {
+        for (x, gi) in self.iter_mut().zip(g) {
+            x.left_mul_assign(gi);
+        }
+    }
+}
+
+impl<G: StaticLieGroup, const N: usize> StaticLieGroup for [G; N] {
+    fn identity() -> Self {
+        core::array::from_fn(|_| G::identity())
+    }
+}
+
+impl<G: CayleyGroup, const N: usize> CayleyGroup for [G; N] {
+    fn cay(xi: &Self::Algebra) -> Self {
+        core::array::from_fn(|i| G::cay(&xi[i]))
+    }
+    fn dcay(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        zip_array(u, v, G::dcay)
+    }
+    fn dcayinv(u: &Self::Algebra, w: &Self::Algebra) -> Self::Algebra {
+        zip_array(u, w, G::dcayinv)
+    }
+}
+
+impl<G: LieGroup> LieGroup for Vec<G> {
+    type Scalar = G::Scalar;
+    type Algebra = Vec<G::Algebra>;
+    const EXACT_DEXP: bool = G::EXACT_DEXP;
+
+    fn identity_like(&self) -> Self {
+        self.iter().map(G::identity_like).collect()
+    }
+    fn algebra_zero(&self) -> Self::Algebra {
+        self.iter().map(G::algebra_zero).collect()
+    }
+    fn compose(&self, other: &Self) -> Self {
+        zip_vec(self, other, G::compose)
+    }
+    fn inverse(&self) -> Self {
+        self.iter().map(G::inverse).collect()
+    }
+    fn exp(xi: &Self::Algebra) -> Self {
+        xi.iter().map(G::exp).collect()
+    }
+    fn log(&self) -> Self::Algebra {
+        self.iter().map(G::log).collect()
+    }
+    fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra {
+        zip_vec(x, y, G::bracket)
+    }
+    fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
+        zip_vec(self, xi, G::adjoint)
+    }
+    fn coadjoint(&self, mu: &Self::Algebra) -> Self::Algebra {
+        zip_vec(self, mu, G::coadjoint)
+    }
+    fn ad_star(x: &Self::Algebra, mu: &Self::Algebra) -> Self::Algebra {
+        zip_vec(x, mu, G::ad_star)
+    }
+    fn dexp(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        zip_vec(u, v, G::dexp)
+    }
+    fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        zip_vec(u, v, G::dexpinv)
+    }
+    fn all_finite(&self) -> bool {
+        self.iter().all(G::all_finite)
+    }
+    fn left_mul_assign(&mut self, g: &Self) {
+        assert_eq!(
+            self.len(),
+            g.len(),
+            "runtime power: operands have different numbers of factors"
+        );
+        for (x, gi) in self.iter_mut().zip(g) {
+            x.left_mul_assign(gi);
+        }
+    }
+}
+
+impl<G: CayleyGroup> CayleyGroup for Vec<G> {
+    fn cay(xi: &Self::Algebra) -> Self {
+        xi.iter().map(G::cay).collect()
+    }
+    fn dcay(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
+        zip_vec(u, v, G::dcay)
+    }
+    fn dcayinv(u: &Self::Algebra, w: &Self::Algebra) -> Self::Algebra {
+        zip_vec(u, w, G::dcayinv)
+    }
+}

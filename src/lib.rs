@@ -1,0 +1,10 @@
+//! # lie-integrators
+//!
+//! Integrators for differential equations on Lie groups and homogeneous spaces. This facade
+//! re-exports the workspace crates:
+//!
+//! - [`liegroup`]: groups and algebras (SO(2), SE(2), SO(3), SE(3), ℝⁿ, products, powers).
+
+#![warn(missing_docs)]
+
+pub use liegroup;
