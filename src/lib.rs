@@ -3,8 +3,10 @@
 //! Integrators for differential equations on Lie groups and homogeneous spaces. This facade
 //! re-exports the workspace crates:
 //!
-//! - [`liegroup`]: groups and algebras (SO(2), SE(2), SO(3), SE(3), ℝⁿ, products, powers).
+//! - [`liegroup`]: groups and algebras (SO(2), SE(2), SO(3), SE(3), ℝⁿ, products, powers);
+//! - [`homogeneous`]: group actions on manifolds (S², TS², coadjoint orbits, products).
 
 #![warn(missing_docs)]
 
+pub use homogeneous;
 pub use liegroup;
