@@ -62,6 +62,11 @@ pub trait Action: Clone + Debug {
     #[must_use]
     fn act(&self, g: &Self::Group, p: &Self::Point) -> Self::Point;
 
+    /// The zero of the algebra of the group acting on `p` (its size follows `p` for runtime-sized
+    /// powers). Integrators size their work buffers with it.
+    #[must_use]
+    fn algebra_zero(&self, p: &Self::Point) -> <Self::Group as LieGroup>::Algebra;
+
     /// `exp(ξ) · p` (default: form `exp(ξ)` and act).
     #[must_use]
     fn act_exp(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Point {

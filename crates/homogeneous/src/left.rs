@@ -55,6 +55,11 @@ impl<G: LieGroup> Action for LeftMultiplication<G> {
     }
 
     #[inline]
+    fn algebra_zero(&self, p: &G) -> G::Algebra {
+        p.algebra_zero()
+    }
+
+    #[inline]
     fn act_exp(&self, xi: &G::Algebra, p: &G) -> G {
         G::exp(xi).compose(p)
     }

@@ -1,0 +1,192 @@
+//! The commutator-free / Crouch–Grossman engine.
+
+use crate::error::SchemeError;
+use crate::point_map::{AmbientDistance, PointDistance};
+use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use homogeneous::{Action, LieVectorField};
+use liegroup::VectorSpace;
+use liegroup::scalar::{c, re};
+
+/// One stage (or update) of a commutator-free method in owned form: start from `base`
+/// (`None` = the step's initial point `y₀`, `Some(m)` = stage point `Y_m`) and apply the
+/// exponentials `exp(h Σⱼ αⱼ kⱼ)` in list order (the first listed acts first).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CfStageData {
+    pub base: Option<usize>,
+    pub exps: Vec<Vec<f64>>,
+}
+
+/// A commutator-free scheme in owned form.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CfData {
+    pub stages: Vec<CfStageData>,
+    pub c: Vec<f64>,
+    pub update: CfStageData,
+    pub update_hat: Option<CfStageData>,
+    pub order: u32,
+    pub embedded_order: Option<u32>,
+}
+
+/// The commutator-free Lie group method engine [CMO03]; Crouch–Grossman methods [CG93, OM99]
+/// are the case of one stage derivative per exponential.
+///
+/// Each stage point is a product of exponentials of linear combinations of the earlier stage
+/// derivatives `kⱼ = f(t + cⱼh, Yⱼ)` applied to `y₀` (or to an earlier stage point, which reuses
+/// its exponentials, as CF4's `Y₄ = exp(h(k₃ − ½k₁))·Y₂`), and so is the update:
+///
+/// ```text
+///   Yᵢ = exp(h Σⱼ α⁽ʳ⁾ᵢⱼ kⱼ) ··· exp(h Σⱼ α⁽¹⁾ᵢⱼ kⱼ) · y₀,   y₁ = exp(h Σⱼ β⁽ᴿ⁾ⱼ kⱼ) ··· exp(h Σⱼ β⁽¹⁾ⱼ kⱼ) · y₀.
+/// ```
+///
+/// No `dexp⁻¹` and no commutators are needed. For pairs the error is the distance between `y₁`
+/// and the embedded `ŷ₁` measured by `D` (default: weighted RMS of ambient coordinates,
+/// [`AmbientDistance`]).
+#[derive(Clone, Debug)]
+pub struct CommutatorFree<A: Action, D = AmbientDistance> {
+    data: CfData,
+    name: String,
+    distance: D,
+    k: Vec<Algebra<A>>,
+    ys: Vec<A::Point>,
+    v: Option<Algebra<A>>,
+    stats: StepStats,
+}
+
+impl<A: Action, D> CommutatorFree<A, D> {
+    pub(crate) fn from_data(data: CfData, name: String, distance: D) -> Self {
+        Self {
+            data,
+            name,
+            distance,
+            k: Vec::new(),
+            ys: Vec::new(),
+            v: None,
+            stats: StepStats::default(),
+        }
+    }
+
+    /// Replace the distance used by the error estimate of a pair.
+    pub fn with_distance<D2>(self, distance: D2) -> CommutatorFree<A, D2> {
+        CommutatorFree {
+            data: self.data,
+            name: self.name,
+            distance,
+            k: self.k,
+            ys: self.ys,
+            v: self.v,
+            stats: self.stats,
+        }
+    }
+}
+
+/// Apply one stage description to its base point; `k[..upto]` are the stage derivatives known.
+#[allow(clippy::too_many_arguments)]
+fn apply_stage<A: Action>(
+    action: &A,
+    stage: &CfStageData,
+    y0: &A::Point,
+    h: Scalar<A>,
+    k: &[Algebra<A>],
+    ys: &[A::Point],
+    v: &mut Algebra<A>,
+    stats: &mut StepStats,
+) -> A::Point {
+    let mut p = match stage.base {
+        None => y0.clone(),
+        Some(m) => ys[m].clone(),
+    };
+    for alpha in &stage.exps {
+        v.set_zero();
+        for (j, &a) in alpha.iter().enumerate().take(k.len()) {
+            if a != 0.0 {
+                v.add_scaled(h * c::<Scalar<A>>(a), &k[j]);
+            }
+        }
+        p = action.act_exp(v, &p);
+        stats.exps += 1;
+    }
+    p
+}
+
+impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn order(&self) -> u32 {
+        self.data.order
+    }
+    fn embedded_order(&self) -> Option<u32> {
+        self.data.embedded_order
+    }
+
+    fn step<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        if tol.is_some() && self.data.update_hat.is_none() {
+            return Err(SchemeError::Unsupported {
+                method: self.name.clone(),
+                reason: "no embedded update: adaptive steps are not available".into(),
+            });
+        }
+        let s = self.data.stages.len();
+        if self.k.len() != s {
+            let z = action.algebra_zero(y);
+            self.k = vec![z.clone(); s];
+            self.ys = vec![y.clone(); s];
+            self.v = Some(z);
+        }
+        let Self {
+            data,
+            distance,
+            k,
+            ys,
+            v,
+            stats,
+            ..
+        } = self;
+        let v = v.as_mut().expect("buffers allocated above");
+        for i in 0..s {
+            let stage = &data.stages[i];
+            let yi = if stage.exps.is_empty() && stage.base.is_none() {
+                y.clone()
+            } else {
+                apply_stage(action, stage, y, h, &k[..i], ys, v, stats)
+            };
+            let ti = t + h * c::<Scalar<A>>(data.c[i]);
+            f.eval(ti, &yi, &mut k[i]);
+            stats.f_evals += 1;
+            if !k[i].all_finite() {
+                return Err(SchemeError::NonFinite {
+                    what: "vector field",
+                    t: re(ti),
+                });
+            }
+            ys[i] = yi;
+        }
+        let y1 = apply_stage(action, &data.update, y, h, k, ys, v, stats);
+        let error = match (tol, &data.update_hat) {
+            (Some(tol), Some(hat)) => {
+                let y1_hat = apply_stage(action, hat, y, h, k, ys, v, stats);
+                Some(distance.scaled_error(y, &y1, &y1_hat, tol))
+            }
+            _ => None,
+        };
+        Ok(StepOutput { y: y1, error })
+    }
+
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+    fn reset_stats(&mut self) {
+        self.stats = StepStats::default();
+    }
+}

@@ -1,0 +1,46 @@
+//! Owned coefficient arrays consumed by the engines (built once per stepper from the catalogue
+//! data).
+
+use liegroup::scalar::c;
+use nalgebra::RealField;
+
+/// The continuous extension `bᵢ(θ) = Σ_k p_{ik} θ^{k}` of a Runge–Kutta method.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct DenseCoeffs {
+    /// `poly[i]` holds the coefficients of `bᵢ(θ)` in increasing powers of θ (constant first).
+    pub poly: Vec<Vec<f64>>,
+}
+
+impl DenseCoeffs {
+    /// `bᵢ(θ)`.
+    pub fn weight<T: RealField + Copy>(&self, i: usize, theta: T) -> T {
+        let mut acc = T::zero();
+        for &a in self.poly[i].iter().rev() {
+            acc = acc * theta + c::<T>(a);
+        }
+        acc
+    }
+}
+
+/// A Butcher tableau in owned, row-major form.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Coeffs {
+    pub s: usize,
+    pub a: Vec<f64>,
+    pub b: Vec<f64>,
+    pub c: Vec<f64>,
+    pub b_hat: Option<Vec<f64>>,
+    pub order: u32,
+    pub embedded_order: Option<u32>,
+    pub dense: Option<DenseCoeffs>,
+}
+
+impl Coeffs {
+    #[inline]
+    pub fn a(&self, i: usize, j: usize) -> f64 {
+        self.a[i * self.s + j]
+    }
+    pub fn is_explicit(&self) -> bool {
+        (0..self.s).all(|i| (i..self.s).all(|j| self.a(i, j) == 0.0))
+    }
+}

@@ -1,0 +1,597 @@
+//! The integration driver: fixed or adaptive steps over a time span, with observers, step-size
+//! control and partial results on failure.
+
+use crate::control::{Controller, StepControl};
+use crate::error::SchemeError;
+use crate::stepper::{Algebra, Problem, Scalar, StepStats, Stepper, Tolerance};
+use homogeneous::{Action, LieVectorField};
+use liegroup::VectorSpace;
+use liegroup::scalar::{c, re};
+
+/// How step sizes are chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepSize {
+    /// Steps of size `h`; the last one is shortened to end exactly at `t_end`.
+    Fixed(f64),
+    /// `n` equal steps.
+    Count(usize),
+    /// Adaptive steps controlled by an embedded error estimate.
+    Adaptive(Tolerance),
+}
+
+/// Which points the [`Solution`] keeps.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Save {
+    /// Every accepted step (and the initial point).
+    #[default]
+    Steps,
+    /// Only the initial and the final point.
+    Final,
+    /// The points at the given increasing times inside the span, by dense output (a method with
+    /// a continuous extension is required unless every time is a step end).
+    Times(Vec<f64>),
+}
+
+/// Options of [`integrate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Fixed, counted or adaptive steps.
+    pub step: StepSize,
+    /// The step-size controller and its parameters (adaptive steps only).
+    pub control: StepControl,
+    /// Initial step for adaptive runs; `None` selects it automatically ([HNW93, II.4]).
+    pub h0: Option<f64>,
+    /// The smallest step the controller may take before giving up (default: `1e-12·|t_end − t0|`
+    /// when `None`).
+    pub h_min: Option<f64>,
+    /// The largest step (default: the whole span).
+    pub h_max: Option<f64>,
+    /// The step budget (accepted + rejected).
+    pub max_steps: usize,
+    /// Which points to keep.
+    pub save: Save,
+}
+
+impl Options {
+    /// Fixed steps of size `h`.
+    #[must_use]
+    pub fn fixed(h: f64) -> Self {
+        Self::with_step(StepSize::Fixed(h))
+    }
+    /// `n` equal steps.
+    #[must_use]
+    pub fn count(n: usize) -> Self {
+        Self::with_step(StepSize::Count(n))
+    }
+    /// Adaptive steps with the given tolerances (validated when the integration starts).
+    #[must_use]
+    pub fn adaptive(rtol: f64, atol: f64) -> Self {
+        Self::with_step(StepSize::Adaptive(Tolerance { rtol, atol }))
+    }
+    fn with_step(step: StepSize) -> Self {
+        Self {
+            step,
+            control: StepControl::default(),
+            h0: None,
+            h_min: None,
+            h_max: None,
+            max_steps: 10_000_000,
+            save: Save::Steps,
+        }
+    }
+    /// Keep only the initial and final points.
+    #[must_use]
+    pub fn save_final(mut self) -> Self {
+        self.save = Save::Final;
+        self
+    }
+    /// Replace the step budget.
+    #[must_use]
+    pub fn max_steps(mut self, n: usize) -> Self {
+        self.max_steps = n;
+        self
+    }
+    /// Replace the controller.
+    #[must_use]
+    pub fn controller(mut self, controller: Controller) -> Self {
+        self.control.controller = controller;
+        self
+    }
+}
+
+/// Counters of one integration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Accepted steps.
+    pub accepted: usize,
+    /// Rejected steps.
+    pub rejected: usize,
+    /// Work done by the stepper (f-evaluations, exponentials, implicit iterations).
+    pub work: StepStats,
+}
+
+/// A computed trajectory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution<T, P> {
+    /// Times of the saved points.
+    pub t: Vec<T>,
+    /// The saved points.
+    pub y: Vec<P>,
+    /// Work counters.
+    pub stats: Stats,
+}
+
+impl<T: Copy, P> Solution<T, P> {
+    /// The last saved point and its time.
+    ///
+    /// # Panics
+    /// Never for a solution returned by [`integrate`] (it always holds the initial point).
+    #[must_use]
+    pub fn last(&self) -> (T, &P) {
+        (
+            *self
+                .t
+                .last()
+                .expect("a solution holds at least the initial point"),
+            self.y
+                .last()
+                .expect("a solution holds at least the initial point"),
+        )
+    }
+}
+
+/// A failed integration: the error and everything computed up to the last accepted step.
+#[derive(Clone, Debug)]
+pub struct IntegrationFailure<T, P> {
+    /// What went wrong.
+    pub error: SchemeError,
+    /// The solution up to the last accepted step (it holds at least the initial point, except
+    /// when the input itself was rejected, in which case it is empty).
+    pub partial: Solution<T, P>,
+}
+
+impl<T, P> core::fmt::Display for IntegrationFailure<T, P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} (after {} accepted steps)",
+            self.error, self.partial.stats.accepted
+        )
+    }
+}
+
+impl<T: core::fmt::Debug, P: core::fmt::Debug> std::error::Error for IntegrationFailure<T, P> {}
+
+/// Integrate `problem` from `(t0, y0)` to `t_end` with `stepper`.
+///
+/// See [`integrate_with_observer`] for the details; this variant has no observer.
+///
+/// # Errors
+/// Boxed [`IntegrationFailure`] with the partial solution.
+pub fn integrate<A, F, S>(
+    problem: &Problem<A, F>,
+    stepper: &mut S,
+    t0: f64,
+    y0: A::Point,
+    t_end: f64,
+    options: &Options,
+) -> Result<Solution<Scalar<A>, A::Point>, Box<IntegrationFailure<Scalar<A>, A::Point>>>
+where
+    A: Action,
+    F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    S: Stepper<A>,
+{
+    integrate_with_observer(problem, stepper, t0, y0, t_end, options, |_, _| {})
+}
+
+struct Run<T, P> {
+    sol: Solution<T, P>,
+    save: Save,
+    next_time: usize,
+}
+
+impl<T: Copy, P: Clone> Run<T, P> {
+    fn fail(mut self, error: SchemeError, work: StepStats) -> Box<IntegrationFailure<T, P>> {
+        self.sol.stats.work = work;
+        Box::new(IntegrationFailure {
+            error,
+            partial: self.sol,
+        })
+    }
+}
+
+/// Integrate `problem` from `(t0, y0)` to `t_end` with `stepper`, calling
+/// `observer(t, &y)` after every accepted step (and once for the initial point).
+///
+/// - Fixed steps (`StepSize::Fixed(h)`, `StepSize::Count(n)`) take the given steps.
+/// - Adaptive steps (`StepSize::Adaptive`) need an embedded method; the local error estimate
+///   scaled by the tolerances is kept `≤ 1` by the controller of `options.control`
+///   (elementary or PI, [HNW93, II.4]; [HW96, IV.2]), rejected steps are retried with a smaller
+///   step, and the initial step is chosen automatically unless `options.h0` is given.
+///
+/// # Errors
+/// A boxed [`IntegrationFailure`] with the typed [`SchemeError`] and the solution up to the last
+/// accepted step: invalid step size, tolerance or time span, non-finite values (input, vector
+/// field or state), step-size underflow, an exhausted step budget, non-converging implicit
+/// stages. Never panics on user input and never loops endlessly (the step budget bounds the
+/// work).
+#[allow(clippy::too_many_lines)]
+pub fn integrate_with_observer<A, F, S, O>(
+    problem: &Problem<A, F>,
+    stepper: &mut S,
+    t0: f64,
+    y0: A::Point,
+    t_end: f64,
+    options: &Options,
+    mut observer: O,
+) -> Result<Solution<Scalar<A>, A::Point>, Box<IntegrationFailure<Scalar<A>, A::Point>>>
+where
+    A: Action,
+    F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    S: Stepper<A>,
+    O: FnMut(Scalar<A>, &A::Point),
+{
+    type T<A> = Scalar<A>;
+    let action = &problem.action;
+    let f = &problem.field;
+    let work0 = stepper.stats();
+    let work = |s: &S| {
+        let w = s.stats();
+        StepStats {
+            f_evals: w.f_evals - work0.f_evals,
+            exps: w.exps - work0.exps,
+            iterations: w.iterations - work0.iterations,
+        }
+    };
+    let mut run: Run<T<A>, A::Point> = Run {
+        sol: Solution {
+            t: Vec::new(),
+            y: Vec::new(),
+            stats: Stats::default(),
+        },
+        save: options.save.clone(),
+        next_time: 0,
+    };
+
+    // ---- validate input (nothing computed yet: the partial solution is empty) ----
+    if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
+        return Err(run.fail(SchemeError::InvalidTimeSpan { t0, t_end }, work(stepper)));
+    }
+    if !action.point_is_finite(&y0) {
+        return Err(run.fail(
+            SchemeError::NonFinite {
+                what: "initial state",
+                t: t0,
+            },
+            work(stepper),
+        ));
+    }
+    let span = t_end - t0;
+    let (fixed_h, tol) = match &options.step {
+        StepSize::Fixed(h) => {
+            if !(h.is_finite() && *h > 0.0) {
+                return Err(run.fail(SchemeError::InvalidStepSize { h: *h }, work(stepper)));
+            }
+            (Some(*h), None)
+        }
+        StepSize::Count(n) => {
+            if *n == 0 {
+                return Err(run.fail(
+                    SchemeError::InvalidOption {
+                        name: "step count",
+                        reason: "at least one step is needed".into(),
+                    },
+                    work(stepper),
+                ));
+            }
+            (Some(span / *n as f64), None)
+        }
+        StepSize::Adaptive(tol) => match Tolerance::new(tol.rtol, tol.atol) {
+            Ok(tol) => {
+                if stepper.embedded_order().is_none() {
+                    return Err(run.fail(
+                        SchemeError::Unsupported {
+                            method: stepper.name(),
+                            reason: "adaptive steps need an embedded error estimate".into(),
+                        },
+                        work(stepper),
+                    ));
+                }
+                (None, Some(tol))
+            }
+            Err(e) => return Err(run.fail(e, work(stepper))),
+        },
+    };
+    if let Err(e) = options.control.validate() {
+        return Err(run.fail(e, work(stepper)));
+    }
+    if let Save::Times(times) = &run.save {
+        let ok = times.windows(2).all(|w| w[0] < w[1])
+            && times
+                .iter()
+                .all(|&s| s.is_finite() && s >= t0 && s <= t_end);
+        if !ok {
+            return Err(run.fail(
+                SchemeError::InvalidOption {
+                    name: "save times",
+                    reason: format!("must be increasing and inside [{t0}, {t_end}]"),
+                },
+                work(stepper),
+            ));
+        }
+    }
+    let h_min = options.h_min.unwrap_or(1e-12 * span);
+    let h_max = options.h_max.unwrap_or(span).min(span);
+    if !(h_min > 0.0 && h_max >= h_min) {
+        return Err(run.fail(
+            SchemeError::InvalidOption {
+                name: "h_min/h_max",
+                reason: format!("need 0 < h_min ≤ h_max, got h_min = {h_min}, h_max = {h_max}"),
+            },
+            work(stepper),
+        ));
+    }
+
+    // ---- the initial point ----
+    let mut t = t0;
+    let mut y = y0;
+    observer(c(t), &y);
+    match &run.save {
+        Save::Times(times) => {
+            while run.next_time < times.len() && times[run.next_time] <= t0 {
+                run.sol.t.push(c(times[run.next_time]));
+                run.sol.y.push(y.clone());
+                run.next_time += 1;
+            }
+        }
+        _ => {
+            run.sol.t.push(c(t0));
+            run.sol.y.push(y.clone());
+        }
+    }
+
+    // ---- the step loop ----
+    let mut h = match (fixed_h, tol) {
+        (Some(h), _) => h,
+        (None, Some(tol)) => match options.h0 {
+            Some(h0) if h0.is_finite() && h0 > 0.0 => h0.min(h_max),
+            Some(h0) => return Err(run.fail(SchemeError::InvalidStepSize { h: h0 }, work(stepper))),
+            None => {
+                match initial_step(
+                    action,
+                    f,
+                    stepper,
+                    t0,
+                    &run.sol.y[run.sol.y.len() - 1],
+                    &tol,
+                ) {
+                    Ok(h) => h.clamp(h_min, h_max),
+                    Err(e) => return Err(run.fail(e, work(stepper))),
+                }
+            }
+        },
+        (None, None) => unreachable!("either fixed or adaptive"),
+    };
+    let mut controller = options.control.start();
+    let mut steps_taken = 0usize;
+    let mut last_rejected = false;
+    let n_fixed = fixed_h.map(|h| {
+        // Number of fixed steps: the last one shortened; a relative slack of 1e-10 avoids a
+        // spurious tiny last step from rounding of span / h.
+        ((span / h) - 1e-10).ceil().max(1.0) as usize
+    });
+    let mut accepted_fixed = 0usize;
+    loop {
+        let done = match n_fixed {
+            Some(n) => accepted_fixed >= n,
+            None => t >= t_end,
+        };
+        if done {
+            break;
+        }
+        if steps_taken >= options.max_steps {
+            let err = SchemeError::StepBudgetExhausted {
+                t,
+                max_steps: options.max_steps,
+            };
+            return Err(run.fail(err, work(stepper)));
+        }
+        steps_taken += 1;
+        // The step to try.
+        let (h_try, last) = match n_fixed {
+            Some(n) => {
+                if accepted_fixed + 1 == n {
+                    (t_end - t, true)
+                } else {
+                    (h, false)
+                }
+            }
+            None => {
+                if t + h >= t_end || t + 1.01 * h >= t_end {
+                    (t_end - t, true)
+                } else {
+                    (h, false)
+                }
+            }
+        };
+        let out = match stepper.step(action, f, c(t), &y, c(h_try), tol.as_ref()) {
+            Ok(out) => out,
+            Err(e) => return Err(run.fail(e, work(stepper))),
+        };
+        if !action.point_is_finite(&out.y) {
+            let err = SchemeError::NonFinite {
+                what: "state",
+                t: t + h_try,
+            };
+            return Err(run.fail(err, work(stepper)));
+        }
+        if tol.is_some() {
+            let err = out.error.unwrap_or(f64::NAN);
+            if !err.is_finite() {
+                // Treat a non-finite estimate as a very large error: shrink and retry.
+                run.sol.stats.rejected += 1;
+                last_rejected = true;
+                h = h_try * options.control.fac_min;
+                if h < h_min {
+                    let e = SchemeError::NonFinite {
+                        what: "error estimate",
+                        t,
+                    };
+                    return Err(run.fail(e, work(stepper)));
+                }
+                continue;
+            }
+            let order = stepper
+                .order()
+                .min(stepper.embedded_order().unwrap_or(stepper.order()));
+            let (accept, h_new) = controller.propose(err, h_try, order, last_rejected);
+            if !accept {
+                run.sol.stats.rejected += 1;
+                last_rejected = true;
+                h = h_new.min(h_max);
+                if h < h_min {
+                    let e = SchemeError::StepSizeTooSmall { t, h, h_min };
+                    return Err(run.fail(e, work(stepper)));
+                }
+                continue;
+            }
+            last_rejected = false;
+            h = h_new.clamp(h_min, h_max);
+            if h_new < h_min && !last {
+                let e = SchemeError::StepSizeTooSmall { t, h: h_new, h_min };
+                // The step itself was accepted: keep it in the partial solution.
+                let t_new = t + h_try;
+                run.sol.t.push(c(t_new));
+                run.sol.y.push(out.y);
+                run.sol.stats.accepted += 1;
+                return Err(run.fail(e, work(stepper)));
+            }
+        }
+        // ---- accept ----
+        let t_new = if last { t_end } else { t + h_try };
+        run.sol.stats.accepted += 1;
+        accepted_fixed += 1;
+        match &run.save {
+            Save::Steps => {
+                run.sol.t.push(c(t_new));
+                run.sol.y.push(out.y.clone());
+            }
+            Save::Final => {
+                if last {
+                    run.sol.t.push(c(t_new));
+                    run.sol.y.push(out.y.clone());
+                }
+            }
+            Save::Times(times) => {
+                while run.next_time < times.len() && times[run.next_time] <= t_new {
+                    let s = times[run.next_time];
+                    let p = if (s - t_new).abs() <= 1e-14 * span.max(1.0) {
+                        Some(out.y.clone())
+                    } else {
+                        let theta = (s - t) / h_try;
+                        stepper.dense_output(action, &y, c(theta))
+                    };
+                    match p {
+                        Some(p) => {
+                            run.sol.t.push(c(s));
+                            run.sol.y.push(p);
+                        }
+                        None => {
+                            let e = SchemeError::Unsupported {
+                                method: stepper.name(),
+                                reason: "no dense output: save times must be step ends".into(),
+                            };
+                            return Err(run.fail(e, work(stepper)));
+                        }
+                    }
+                    run.next_time += 1;
+                }
+            }
+        }
+        t = t_new;
+        y = out.y;
+        observer(c(t), &y);
+        if last {
+            break;
+        }
+    }
+    run.sol.stats.work = work(stepper);
+    Ok(run.sol)
+}
+
+/// The automatic initial step of [HNW93, II.4, p. 169], adapted to `ṗ = f(t,p)·p`: the state
+/// scale is taken as 1 (the algebra element `f` measures the relative speed of the point), so
+/// `d₁ = ‖f(t₀,y₀)‖/w`, `h₀ = 0.01/d₁·(1/w)`, one Lie–Euler step `y₁ = exp(h₀f₀)·y₀`,
+/// `d₂ = ‖f(t₀+h₀,y₁) − f₀‖/(w h₀)` and `h = min(100h₀, (0.01/max(d₁,d₂))^{1/(p+1)})` with
+/// `w = atol + rtol` and RMS norms over the algebra coordinates.
+fn initial_step<A, F, S>(
+    action: &A,
+    f: &F,
+    stepper: &S,
+    t0: f64,
+    y0: &A::Point,
+    tol: &Tolerance,
+) -> Result<f64, SchemeError>
+where
+    A: Action,
+    F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    S: Stepper<A>,
+{
+    let p = stepper
+        .order()
+        .min(stepper.embedded_order().unwrap_or(u32::MAX));
+    let w = tol.atol + tol.rtol;
+    let mut f0 = stepper_algebra_template(action, f, t0, y0)?;
+    let n = f0.dim().max(1) as f64;
+    let rms = |v: &Algebra<A>| (re(v.inner_norm_squared()) / n).sqrt();
+    let d0 = 1.0 / w;
+    let d1 = rms(&f0) / w;
+    let h0 = if d0 < 1e-5 || d1 < 1e-5 {
+        1e-6
+    } else {
+        0.01 * d0 / d1
+    };
+    let mut hf = f0.clone();
+    hf.scale_by(c(h0));
+    let y1 = action.act_exp(&hf, y0);
+    let mut f1 = f0.zero_like();
+    f.eval(c(t0 + h0), &y1, &mut f1);
+    if !f1.all_finite() {
+        return Err(SchemeError::NonFinite {
+            what: "vector field",
+            t: t0 + h0,
+        });
+    }
+    f0.scale_by(c(-1.0));
+    f1.add_scaled(c(1.0), &f0);
+    let d2 = rms(&f1) / (w * h0);
+    let h1 = if d1.max(d2) <= 1e-15 {
+        (h0 * 1e-3).max(1e-6)
+    } else {
+        (0.01 / d1.max(d2)).powf(1.0 / (f64::from(p) + 1.0))
+    };
+    Ok((100.0 * h0).min(h1))
+}
+
+/// Evaluate `f(t0, y0)` into a fresh algebra element, checking finiteness.
+fn stepper_algebra_template<A, F>(
+    action: &A,
+    f: &F,
+    t0: f64,
+    y0: &A::Point,
+) -> Result<Algebra<A>, SchemeError>
+where
+    A: Action,
+    F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+{
+    let mut out = action.algebra_zero(y0);
+    f.eval(c(t0), y0, &mut out);
+    if out.all_finite() {
+        Ok(out)
+    } else {
+        Err(SchemeError::NonFinite {
+            what: "vector field",
+            t: t0,
+        })
+    }
+}

@@ -1,0 +1,312 @@
+//! Implicit Runge–Kutta–Munthe-Kaas methods (Gauss–Legendre and any other implicit tableau).
+
+use crate::coeffs::Coeffs;
+use crate::error::SchemeError;
+use crate::point_map::PointMap;
+use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use homogeneous::{Action, LieVectorField};
+use liegroup::scalar::{c, re};
+use liegroup::{Exp, VectorSpace};
+use nalgebra::DMatrix;
+use num_traits::Zero;
+
+/// How the implicit stage equations are solved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StageSolver {
+    /// Fixed-point iteration `K ← G(K)` (converges when `h·L·‖A‖ < 1`).
+    FixedPoint,
+    /// Simplified Newton: the Jacobian of `K − G(K)` by forward differences once per step, an LU
+    /// factorization, then iterations with that Jacobian.
+    Newton,
+}
+
+/// Options of the implicit stage solver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImplicitOptions {
+    /// The solver.
+    pub solver: StageSolver,
+    /// Converged when the max-norm of the last update is `≤ tol·max(1, ‖K‖_∞)`; values below
+    /// `8ε` are raised to `8ε` (round-off).
+    pub tol: f64,
+    /// The iteration cap; exceeding it is a [`SchemeError::NonConvergence`].
+    pub max_iter: usize,
+}
+
+impl Default for ImplicitOptions {
+    fn default() -> Self {
+        Self {
+            solver: StageSolver::Newton,
+            tol: 1e-14,
+            max_iter: 50,
+        }
+    }
+}
+
+/// An implicit RKMK method [MK99]: the stage equations
+///
+/// ```text
+///   k̃ᵢ = dψ_{uᵢ}⁻¹ f(t + cᵢh, ψ(uᵢ)·y₀),   uᵢ = h Σⱼ a_ij k̃ⱼ   (i = 1 … s),
+///   y₁ = ψ(h Σ bᵢ k̃ᵢ)·y₀,
+/// ```
+///
+/// are solved for `K = (k̃₁, …, k̃ₛ)` by fixed-point iteration or simplified Newton (see
+/// [`ImplicitOptions`]); a solve that does not converge within the cap is a typed
+/// [`SchemeError::NonConvergence`] with the residual and the iteration count. With the
+/// Gauss–Legendre tableaux the order is `2s`.
+///
+/// The Newton Jacobian and its factorization are allocated per step (the explicit engines are
+/// allocation free; this one is not).
+#[derive(Clone, Debug)]
+pub struct ImplicitRkmk<A: Action, M = Exp> {
+    coeffs: Coeffs,
+    map: M,
+    name: String,
+    options: ImplicitOptions,
+    kt: Vec<Algebra<A>>,
+    u: Option<Algebra<A>>,
+    k: Option<Algebra<A>>,
+    flat: Vec<Scalar<A>>,
+    flat_g: Vec<Scalar<A>>,
+    stats: StepStats,
+}
+
+impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
+    pub(crate) fn from_coeffs(
+        coeffs: Coeffs,
+        map: M,
+        name: String,
+        options: ImplicitOptions,
+    ) -> Self {
+        Self {
+            coeffs,
+            map,
+            name,
+            options,
+            kt: Vec::new(),
+            u: None,
+            k: None,
+            flat: Vec::new(),
+            flat_g: Vec::new(),
+            stats: StepStats::default(),
+        }
+    }
+
+    /// Replace the solver options.
+    #[must_use]
+    pub fn with_options(mut self, options: ImplicitOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// `G(K)` for the stages in `self.kt`, written flat into `self.flat_g`.
+    fn eval_g<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+    ) -> Result<(), SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        let s = self.coeffs.s;
+        let (Some(u), Some(k)) = (self.u.as_mut(), self.k.as_mut()) else {
+            unreachable!("buffers allocated")
+        };
+        let d = u.dim();
+        for i in 0..s {
+            u.set_zero();
+            for j in 0..s {
+                let a = self.coeffs.a(i, j);
+                if a != 0.0 {
+                    u.add_scaled(h * c::<Scalar<A>>(a), &self.kt[j]);
+                }
+            }
+            let yi = self.map.apply(action, u, y);
+            self.stats.exps += 1;
+            let ti = t + h * c::<Scalar<A>>(self.coeffs.c[i]);
+            f.eval(ti, &yi, k);
+            self.stats.f_evals += 1;
+            if !k.all_finite() {
+                return Err(SchemeError::NonFinite {
+                    what: "vector field",
+                    t: re(ti),
+                });
+            }
+            let g = self.map.dinv(u, k);
+            g.write_coords(&mut self.flat_g[i * d..(i + 1) * d]);
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, flat: &[Scalar<A>]) {
+        let d = self.flat.len() / self.coeffs.s.max(1);
+        for (i, kt) in self.kt.iter_mut().enumerate() {
+            kt.read_coords(&flat[i * d..(i + 1) * d]);
+        }
+    }
+}
+
+fn max_abs<T: nalgebra::RealField + Copy>(v: &[T]) -> f64 {
+    v.iter().fold(0.0_f64, |m, x| m.max(re(*x).abs()))
+}
+
+impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn order(&self) -> u32 {
+        self.coeffs.order
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn step<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        if tol.is_some() {
+            return Err(SchemeError::Unsupported {
+                method: self.name.clone(),
+                reason: "no embedded weights: adaptive steps are not available".into(),
+            });
+        }
+        let s = self.coeffs.s;
+        if self.kt.len() != s {
+            let z = action.algebra_zero(y);
+            let d = z.dim();
+            self.kt = vec![z.clone(); s];
+            self.u = Some(z.clone());
+            self.k = Some(z);
+            self.flat = vec![Scalar::<A>::zero(); s * d];
+            self.flat_g = vec![Scalar::<A>::zero(); s * d];
+        }
+        let n = self.flat.len();
+        let d = n / s;
+        // Initial guess: every stage derivative equal to f(t, y).
+        {
+            let k = self.k.as_mut().expect("allocated");
+            f.eval(t, y, k);
+            self.stats.f_evals += 1;
+            if !k.all_finite() {
+                return Err(SchemeError::NonFinite {
+                    what: "vector field",
+                    t: re(t),
+                });
+            }
+            for i in 0..s {
+                k.write_coords(&mut self.flat[i * d..(i + 1) * d]);
+            }
+        }
+        let flat0 = self.flat.clone();
+        self.load(&flat0);
+        let tol_it = self.options.tol.max(8.0 * f64::EPSILON);
+        let mut residual = f64::INFINITY;
+        let lu = match self.options.solver {
+            StageSolver::FixedPoint => None,
+            StageSolver::Newton => {
+                // Forward-difference Jacobian of R(K) = K − G(K) at the initial guess.
+                self.eval_g(action, f, t, y, h)?;
+                let g0 = self.flat_g.clone();
+                let base = self.flat.clone();
+                let mut jac = DMatrix::<Scalar<A>>::identity(n, n);
+                for col in 0..n {
+                    let xc = re(base[col]);
+                    let delta = f64::EPSILON.sqrt() * xc.abs().max(1.0);
+                    let mut pert = base.clone();
+                    pert[col] += c::<Scalar<A>>(delta);
+                    self.load(&pert);
+                    self.eval_g(action, f, t, y, h)?;
+                    for row in 0..n {
+                        jac[(row, col)] -= (self.flat_g[row] - g0[row]) / c::<Scalar<A>>(delta);
+                    }
+                }
+                self.load(&base);
+                self.flat_g.copy_from_slice(&g0);
+                Some(jac.lu())
+            }
+        };
+        let mut have_g = lu.is_some();
+        let mut converged = false;
+        let mut iterations = 0;
+        while iterations < self.options.max_iter {
+            iterations += 1;
+            self.stats.iterations += 1;
+            if !have_g {
+                self.eval_g(action, f, t, y, h)?;
+            }
+            have_g = false;
+            let scale = max_abs(&self.flat).max(1.0);
+            match &lu {
+                None => {
+                    residual = self
+                        .flat
+                        .iter()
+                        .zip(&self.flat_g)
+                        .fold(0.0_f64, |m, (a, b)| m.max(re(*a - *b).abs()));
+                    self.flat.copy_from_slice(&self.flat_g);
+                }
+                Some(lu) => {
+                    let r = nalgebra::DVector::from_iterator(
+                        n,
+                        self.flat.iter().zip(&self.flat_g).map(|(a, b)| *b - *a),
+                    );
+                    let Some(delta) = lu.solve(&r) else {
+                        return Err(SchemeError::NonConvergence {
+                            t: re(t),
+                            residual: f64::INFINITY,
+                            iterations,
+                            tolerance: tol_it,
+                        });
+                    };
+                    residual = max_abs(delta.as_slice());
+                    for (x, dx) in self.flat.iter_mut().zip(delta.iter()) {
+                        *x += *dx;
+                    }
+                }
+            }
+            let flat = self.flat.clone();
+            self.load(&flat);
+            if !residual.is_finite() {
+                break;
+            }
+            if residual <= tol_it * scale {
+                converged = true;
+                break;
+            }
+        }
+        if !converged {
+            return Err(SchemeError::NonConvergence {
+                t: re(t),
+                residual,
+                iterations,
+                tolerance: tol_it,
+            });
+        }
+        let u = self.u.as_mut().expect("allocated");
+        u.set_zero();
+        for (i, &b) in self.coeffs.b.iter().enumerate() {
+            if b != 0.0 {
+                u.add_scaled(h * c::<Scalar<A>>(b), &self.kt[i]);
+            }
+        }
+        let y1 = self.map.apply(action, u, y);
+        self.stats.exps += 1;
+        Ok(StepOutput { y: y1, error: None })
+    }
+
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+    fn reset_stats(&mut self) {
+        self.stats = StepStats::default();
+    }
+}

@@ -1,0 +1,105 @@
+//! Applying a coordinate map's image to a point, and measuring distances between points.
+
+use crate::stepper::{Algebra, Tolerance};
+use homogeneous::{Action, ManifoldPoint};
+use liegroup::scalar::re;
+use liegroup::{Cayley, CayleyGroup, CoordinateMap, Exp, LieGroup, VectorSpace};
+
+/// A coordinate map `ψ: 𝔤 → G` that can move points of a homogeneous space: `ψ(u)·p`.
+///
+/// Implemented for [`Exp`] (through [`Action::act_exp`], which actions implement without forming
+/// the group element) and [`Cayley`] (for groups with a Cayley map). A user-defined coordinate
+/// map implements [`CoordinateMap`] and this trait (usually as `action.act(&self.map(u), p)`).
+pub trait PointMap<A: Action>: CoordinateMap<A::Group> {
+    /// `ψ(u)·p`.
+    fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point;
+}
+
+impl<A: Action> PointMap<A> for Exp {
+    #[inline]
+    fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point {
+        action.act_exp(u, p)
+    }
+}
+
+impl<A: Action> PointMap<A> for Cayley
+where
+    A::Group: CayleyGroup,
+{
+    #[inline]
+    fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point {
+        action.act(&<A::Group as CayleyGroup>::cay(u), p)
+    }
+}
+
+/// How the error of an embedded commutator-free / Crouch–Grossman pair is measured: the
+/// distance between the two results `y₁` and `ŷ₁`, scaled by the tolerances so that `≤ 1`
+/// means "accept".
+pub trait PointDistance<P>: Clone + core::fmt::Debug {
+    /// The scaled distance between `y1` and `y1_hat` (`y0` is the point the step started from).
+    fn scaled_error(&self, y0: &P, y1: &P, y1_hat: &P, tol: &Tolerance) -> f64;
+}
+
+/// The default distance: the weighted RMS norm of the difference of ambient coordinates,
+/// `sqrt(1/N Σᵢ ((y₁ᵢ − ŷ₁ᵢ)/(atol + rtol·max(|y₀ᵢ|, |y₁ᵢ|)))²)` [HNW93, II.4, eq. (4.11)].
+///
+/// It allocates two scratch vectors of the ambient size per call; for fixed-size points prefer
+/// this only when allocation does not matter, or use [`GroupLogDistance`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AmbientDistance;
+
+impl<P: ManifoldPoint> PointDistance<P> for AmbientDistance {
+    fn scaled_error(&self, y0: &P, y1: &P, y1_hat: &P, tol: &Tolerance) -> f64 {
+        let n = y1.ambient_dim();
+        // Small fixed buffers cover the common cases without touching the heap.
+        const STACK: usize = 64;
+        let zero = <P::Scalar as num_traits::Zero>::zero();
+        if n <= STACK {
+            let mut a = [zero; STACK];
+            let mut b = [zero; STACK];
+            let mut z = [zero; STACK];
+            y0.write_ambient(&mut z[..n]);
+            y1.write_ambient(&mut a[..n]);
+            y1_hat.write_ambient(&mut b[..n]);
+            weighted_rms(&z[..n], &a[..n], &b[..n], tol)
+        } else {
+            let mut a = vec![zero; n];
+            let mut b = vec![zero; n];
+            let mut z = vec![zero; n];
+            y0.write_ambient(&mut z);
+            y1.write_ambient(&mut a);
+            y1_hat.write_ambient(&mut b);
+            weighted_rms(&z, &a, &b, tol)
+        }
+    }
+}
+
+fn weighted_rms<T: nalgebra::RealField + Copy>(
+    y0: &[T],
+    y1: &[T],
+    y1_hat: &[T],
+    tol: &Tolerance,
+) -> f64 {
+    let n = y1.len().max(1) as f64;
+    let mut s = 0.0;
+    for ((z, a), b) in y0.iter().zip(y1).zip(y1_hat) {
+        let (z, a, b) = (re(*z), re(*a), re(*b));
+        let w = tol.atol + tol.rtol * z.abs().max(a.abs());
+        let e = (a - b) / w;
+        s += e * e;
+    }
+    (s / n).sqrt()
+}
+
+/// For a group acting on itself: `‖log(ŷ₁·y₁⁻¹)‖_RMS/(atol + rtol)` in algebra coordinates
+/// (state scale taken as 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GroupLogDistance;
+
+impl<G: LieGroup> PointDistance<G> for GroupLogDistance {
+    fn scaled_error(&self, _y0: &G, y1: &G, y1_hat: &G, tol: &Tolerance) -> f64 {
+        let d = y1_hat.compose(&y1.inverse()).log();
+        let n = d.dim().max(1) as f64;
+        (re(d.inner_norm_squared()) / n).sqrt() / (tol.atol + tol.rtol)
+    }
+}

@@ -1,0 +1,208 @@
+//! Runge–Kutta–Munthe-Kaas methods: any Butcher tableau, any coordinate map.
+
+use crate::coeffs::Coeffs;
+use crate::error::SchemeError;
+use crate::point_map::PointMap;
+use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use homogeneous::{Action, LieVectorField};
+use liegroup::scalar::{c, re};
+use liegroup::{Exp, VectorSpace};
+
+/// An explicit Runge–Kutta–Munthe-Kaas method [MK99, Alg. 1]: with a coordinate map `ψ`
+/// (exp or Cayley) and a Butcher tableau `(A, b, c)`, one step from `y₀` is
+///
+/// ```text
+///   uᵢ = h Σ_{j<i} a_ij k̃_j,   Yᵢ = ψ(uᵢ)·y₀,   kᵢ = f(t + cᵢh, Yᵢ),   k̃ᵢ = dψ_{uᵢ}⁻¹ kᵢ,
+///   σ = h Σ bᵢ k̃ᵢ,            y₁ = ψ(σ)·y₀.
+/// ```
+///
+/// With `dψ⁻¹` exact (or, for `ψ = exp`, the Bernoulli series through `ad^{p−2}`,
+/// [`Exp::series`]) the method has the order of the tableau [MK99, Thm. 4.1]. With embedded
+/// weights `b̂` the error estimate is `σ − σ̂` in algebra coordinates, scaled coordinate-wise by
+/// `atol + rtol·max(|σᵢ|, |σ̂ᵢ|)` (weighted RMS norm). With a continuous extension `bᵢ(θ)` the
+/// dense output at `t + θh` is `ψ(h Σ bᵢ(θ) k̃ᵢ)·y₀`, exact in the algebra.
+///
+/// Work buffers are allocated on the first step (sized by the problem) and reused: a step on a
+/// fixed-size problem does not allocate. A stepper is sized by the first problem it steps; use a
+/// fresh one for a problem of another size.
+#[derive(Clone, Debug)]
+pub struct Rkmk<A: Action, M = Exp> {
+    coeffs: Coeffs,
+    map: M,
+    name: String,
+    kt: Vec<Algebra<A>>,
+    u: Option<Algebra<A>>,
+    k: Option<Algebra<A>>,
+    sigma: Option<Algebra<A>>,
+    sigma_hat: Option<Algebra<A>>,
+    scratch: Vec<Scalar<A>>,
+    last_h: f64,
+    stats: StepStats,
+}
+
+impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
+    /// An RKMK stepper from coefficients and a coordinate map.
+    ///
+    /// # Errors
+    /// [`SchemeError::Unsupported`] for implicit tableaux (use the implicit engine).
+    pub(crate) fn from_coeffs(coeffs: Coeffs, map: M, name: String) -> Result<Self, SchemeError> {
+        if !coeffs.is_explicit() {
+            return Err(SchemeError::Unsupported {
+                method: name,
+                reason: "the tableau is implicit; use ImplicitRkmk".into(),
+            });
+        }
+        Ok(Self {
+            coeffs,
+            map,
+            name,
+            kt: Vec::new(),
+            u: None,
+            k: None,
+            sigma: None,
+            sigma_hat: None,
+            scratch: Vec::new(),
+            last_h: 0.0,
+            stats: StepStats::default(),
+        })
+    }
+
+    fn ensure_buffers(&mut self, action: &A, y: &A::Point) {
+        if self.kt.len() != self.coeffs.s {
+            let z = action.algebra_zero(y);
+            self.kt = vec![z.clone(); self.coeffs.s];
+            self.scratch = vec![<Scalar<A> as num_traits::Zero>::zero(); 2 * z.dim()];
+            self.u = Some(z.clone());
+            self.k = Some(z.clone());
+            self.sigma = Some(z.clone());
+            self.sigma_hat = Some(z);
+        }
+    }
+}
+
+impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn order(&self) -> u32 {
+        self.coeffs.order
+    }
+    fn embedded_order(&self) -> Option<u32> {
+        self.coeffs.embedded_order
+    }
+    fn has_dense_output(&self) -> bool {
+        self.coeffs.dense.is_some()
+    }
+
+    fn step<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        if tol.is_some() && self.coeffs.b_hat.is_none() {
+            return Err(SchemeError::Unsupported {
+                method: self.name.clone(),
+                reason: "no embedded weights: adaptive steps are not available".into(),
+            });
+        }
+        self.ensure_buffers(action, y);
+        let s = self.coeffs.s;
+        let (Some(u), Some(k), Some(sigma), Some(sigma_hat)) = (
+            self.u.as_mut(),
+            self.k.as_mut(),
+            self.sigma.as_mut(),
+            self.sigma_hat.as_mut(),
+        ) else {
+            unreachable!("buffers allocated above")
+        };
+        for i in 0..s {
+            u.set_zero();
+            let mut zero_row = true;
+            for j in 0..i {
+                let a = self.coeffs.a(i, j);
+                if a != 0.0 {
+                    zero_row = false;
+                    u.add_scaled(h * c::<Scalar<A>>(a), &self.kt[j]);
+                }
+            }
+            let ti = t + h * c::<Scalar<A>>(self.coeffs.c[i]);
+            if zero_row {
+                f.eval(ti, y, k);
+            } else {
+                let yi = self.map.apply(action, u, y);
+                self.stats.exps += 1;
+                f.eval(ti, &yi, k);
+            }
+            self.stats.f_evals += 1;
+            if !k.all_finite() {
+                return Err(SchemeError::NonFinite {
+                    what: "vector field",
+                    t: re(ti),
+                });
+            }
+            if zero_row {
+                self.kt[i].clone_from(k);
+            } else {
+                self.kt[i] = self.map.dinv(u, k);
+            }
+        }
+        sigma.set_zero();
+        for i in 0..s {
+            let b = self.coeffs.b[i];
+            if b != 0.0 {
+                sigma.add_scaled(h * c::<Scalar<A>>(b), &self.kt[i]);
+            }
+        }
+        let error = match (tol, &self.coeffs.b_hat) {
+            (Some(tol), Some(b_hat)) => {
+                sigma_hat.set_zero();
+                for (i, &bh) in b_hat.iter().enumerate() {
+                    if bh != 0.0 {
+                        sigma_hat.add_scaled(h * c::<Scalar<A>>(bh), &self.kt[i]);
+                    }
+                }
+                let n = sigma.dim();
+                let (sa, sb) = self.scratch.split_at_mut(n);
+                sigma.write_coords(sa);
+                sigma_hat.write_coords(sb);
+                let mut acc = 0.0;
+                for (x, xh) in sa.iter().zip(sb.iter()) {
+                    let (x, xh) = (re(*x), re(*xh));
+                    let w = tol.weight(x.abs().max(xh.abs()));
+                    acc += ((x - xh) / w).powi(2);
+                }
+                Some((acc / n.max(1) as f64).sqrt())
+            }
+            _ => None,
+        };
+        let y1 = self.map.apply(action, sigma, y);
+        self.stats.exps += 1;
+        self.last_h = re(h);
+        Ok(StepOutput { y: y1, error })
+    }
+
+    fn dense_output(&self, action: &A, y_prev: &A::Point, theta: Scalar<A>) -> Option<A::Point> {
+        let dense = self.coeffs.dense.as_ref()?;
+        let mut sig = self.sigma.as_ref()?.zero_like();
+        let h: Scalar<A> = c(self.last_h);
+        for (i, kt) in self.kt.iter().enumerate() {
+            let bi = dense.weight(i, theta);
+            sig.add_scaled(h * bi, kt);
+        }
+        Some(self.map.apply(action, &sig, y_prev))
+    }
+
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+    fn reset_stats(&mut self) {
+        self.stats = StepStats::default();
+    }
+}
