@@ -4,7 +4,10 @@
 //! re-exports the workspace crates:
 //!
 //! - [`liegroup`]: groups and algebras (SO(2), SE(2), SO(3), SE(3), ℝⁿ, products, powers).
+//! - [`schemes`]: methods as data (Butcher tableaux, commutator-free and Crouch–Grossman
+//!   schemes) and the order-condition checker.
 
 #![warn(missing_docs)]
 
 pub use liegroup;
+pub use schemes;
