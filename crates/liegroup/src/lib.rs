@@ -35,8 +35,8 @@ pub use group::{
 pub use rn::{R3, Rn};
 pub use vector_space::{StaticVectorSpace, VectorSpace};
 
+/// Re-export of the linear-algebra crate used throughout.
+pub use nalgebra;
 /// The automatic-differentiation crate the library is tested with, re-exported so that users
 /// get a version that matches.
 pub use num_dual;
-/// Re-export of the linear-algebra crate used throughout.
-pub use nalgebra;
