@@ -63,7 +63,10 @@ impl<T: RealField + Copy> TangentSphere2<T> {
         check_unit(&q, "TangentSphere2 (q)")?;
         let q_dot_omega = re(q.dot(&omega));
         let omega_norm = re(omega.norm());
-        if q_dot_omega.abs() > TANGENCY_TOLERANCE * omega_norm {
+        // The test itself on ω scaled by its largest entry (scale invariant, no overflow).
+        let s = omega.iter().fold(T::zero(), |m, x| m.max(x.abs()));
+        let w = if re(s) > 0.0 { omega / s } else { omega };
+        if re(q.dot(&w)).abs() > TANGENCY_TOLERANCE * re(w.norm()) {
             return Err(HomogeneousError::NotTangent {
                 q_dot_omega,
                 omega_norm,
@@ -74,7 +77,8 @@ impl<T: RealField + Copy> TangentSphere2<T> {
     }
 
     /// The point `(q/|q|, ω − (q̂·ω) q̂)` with `q̂ = q/|q|`: q normalized and the normal part
-    /// of ω removed, explicitly.
+    /// of ω removed, explicitly (the projection is applied twice, so that the result passes
+    /// [`try_new`](Self::try_new) even when ω is nearly normal to the sphere).
     ///
     /// # Errors
     /// [`HomogeneousError::NonFinite`] for NaN/∞ entries, [`HomogeneousError::ZeroLength`] for
@@ -86,7 +90,22 @@ impl<T: RealField + Copy> TangentSphere2<T> {
             });
         }
         let q = normalized(&q, "TangentSphere2 (q)")?;
-        let omega = omega - q * q.dot(&omega);
+        // Project ω scaled by its largest entry, so that q·ω cannot overflow; project twice
+        // ("twice is enough"), so that an ω nearly normal to the sphere, whose first
+        // projection is mostly round-off, still ends tangent to round-off relative to itself.
+        let s = omega.iter().fold(T::zero(), |m, x| m.max(x.abs()));
+        let omega = if re(s) > 0.0 {
+            let w = omega / s;
+            let w = w - q * q.dot(&w);
+            (w - q * q.dot(&w)) * s
+        } else {
+            omega
+        };
+        if !omega.iter().all(|x| x.is_finite()) {
+            return Err(HomogeneousError::NonFinite {
+                what: "TangentSphere2 (projected ω overflows)",
+            });
+        }
         Ok(Self { q, omega })
     }
 
