@@ -37,7 +37,7 @@ use num_traits::One;
 ///     f(μ) = −∂H/∂μ   with the coadjoint action:   f(μ)_{𝔤*}(μ) = −ad*_{−∂H/∂μ} μ = ad*_{∂H/∂μ} μ.
 /// ```
 ///
-/// The heavy top [CCLMO22, §3.4], [BC10] on se(3)* has μ = (Π, Γ) (body angular momentum,
+/// The heavy top [CCLMO22, §3.4], \[BC10\] on se(3)* has μ = (Π, Γ) (body angular momentum,
 /// direction of gravity in the body frame `Γ = Rᵀe₃`), `H(Π, Γ) = ½ Π·J⁻¹Π + m g Γ·χ` (J the
 /// inertia about the fixed point, χ the body centre of mass), so
 /// `f(Π, Γ) = −(J⁻¹Π, m g χ)` and the generator gives
@@ -114,5 +114,73 @@ impl<G: LieGroup> Action for CoadjointAction<G> {
     #[inline]
     fn point_is_finite(&self, mu: &G::Algebra) -> bool {
         mu.all_finite()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Vector3, Vector6};
+
+    fn split(x: &Vector6<f64>) -> (Vector3<f64>, Vector3<f64>) {
+        (
+            x.fixed_rows::<3>(0).into_owned(),
+            x.fixed_rows::<3>(3).into_owned(),
+        )
+    }
+
+    fn se3(w: Vector3<f64>, t: Vector3<f64>) -> Se3 {
+        Se3::from_parts(So3::exp(&w), t)
+    }
+
+    #[test]
+    fn so3_coadjoint_is_rotation() {
+        let r = So3::exp(&Vector3::new(0.3, -1.2, 0.7));
+        let mu = Vector3::new(1.0, -2.0, 0.5);
+        let out = So3Coadjoint::<f64>::new().act(&r, &mu);
+        assert!((out - r.rotate(&mu)).norm() < 1e-15);
+        let xi = Vector3::new(0.2, 0.1, -0.4);
+        assert!((So3Coadjoint::<f64>::new().generator(&xi, &mu) - xi.cross(&mu)).norm() < 1e-16);
+    }
+
+    #[test]
+    fn se3_coadjoint_explicit_formula_and_casimirs() {
+        let g = se3(Vector3::new(0.3, -1.2, 0.7), Vector3::new(1.0, 2.0, -0.5));
+        let mu = Vector6::new(1.0, -2.0, 0.5, 0.3, 0.8, -1.1);
+        let (ma, mb) = split(&mu);
+        let out = Se3Coadjoint::<f64>::new().act(&g, &mu);
+        let (oa, ob) = split(&out);
+        let r = g.rotation();
+        let rb = r.rotate(&mb);
+        assert!((oa - (r.rotate(&ma) + g.translation().cross(&rb))).norm() < 1e-14);
+        assert!((ob - rb).norm() < 1e-15);
+        // Casimirs |μ_a|² and μ_A·μ_a.
+        assert!((ob.norm_squared() - mb.norm_squared()).abs() < 1e-14);
+        assert!((oa.dot(&ob) - ma.dot(&mb)).abs() < 1e-14);
+        // Pairing: ⟨coadjoint(g, μ), Ad_g ξ⟩ = ⟨μ, ξ⟩.
+        let xi = Vector6::new(0.4, 0.1, -0.3, 2.0, -1.0, 0.5);
+        assert!((out.dot(&g.adjoint(&xi)) - mu.dot(&xi)).abs() < 1e-13);
+    }
+
+    #[test]
+    fn heavy_top_is_the_lie_poisson_system() {
+        // μ = (Π, Γ), H = ½ Π·J⁻¹Π + m g Γ·χ, f(μ) = −∂H/∂μ = −(J⁻¹Π, m g χ).
+        let j = Vector3::new(15.234375, 0.46875, 15.234375);
+        let (m, grav, chi) = (15.0, 9.81, Vector3::new(0.0, 1.0, 0.0));
+        let pi = Vector3::new(0.3, 150.0 * 0.46875, -4.61538 * 15.234375);
+        let gamma = Vector3::new(0.1, -0.2, 0.97);
+        let mu = Vector6::new(pi.x, pi.y, pi.z, gamma.x, gamma.y, gamma.z);
+        let omega = pi.component_div(&j);
+        let grad = Vector6::new(omega.x, omega.y, omega.z, 0.0, 0.0, 0.0)
+            + Vector6::new(0.0, 0.0, 0.0, chi.x, chi.y, chi.z) * (m * grav);
+        let f = -grad;
+        let rate = Se3Coadjoint::<f64>::new().generator(&f, &mu);
+        let (dpi, dgamma) = split(&rate);
+        let expected_dpi = pi.cross(&omega) + gamma.cross(&chi) * (m * grav);
+        let expected_dgamma = gamma.cross(&omega);
+        assert!((dpi - expected_dpi).norm() < 1e-10 * expected_dpi.norm());
+        assert!((dgamma - expected_dgamma).norm() < 1e-13 * expected_dgamma.norm());
+        // The energy is conserved by the flow: dH = ⟨∂H/∂μ, μ̇⟩ = 0.
+        assert!(grad.dot(&rate).abs() < 1e-10 * grad.norm() * rate.norm());
     }
 }

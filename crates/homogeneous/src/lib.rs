@@ -36,9 +36,9 @@
 //!
 //! A Lie group integrator on a homogeneous space needs two things from a problem: the map
 //! `f: M → 𝔤` (with vector field `F(p) = f(p)_M(p)`, the generator of the action at `p`) and
-//! the action `exp(ξ)·p`. Runge–Kutta–Munthe-Kaas methods [MK99] evaluate `f` at stage points
+//! the action `exp(ξ)·p`. Runge–Kutta–Munthe-Kaas methods \[MK99\] evaluate `f` at stage points
 //! `exp(σᵢ)·p₀` and apply `exp(σ)·p₀`. Crouch–Grossman [CG93, OM99] and commutator-free methods
-//! [CMO03] advance by products of exponentials of linear combinations of stage values,
+//! \[CMO03\] advance by products of exponentials of linear combinations of stage values,
 //! `exp(Σⱼ βⱼ kⱼ)···exp(Σⱼ αⱼ kⱼ)·p₀` with `kⱼ = h f(Yⱼ)`, each exponential applied to a point.
 //! The "frozen vector field" of these methods, `F_{Yᵢ}(p) = f(Yᵢ)_M(p)`, is the generator of
 //! the *constant* algebra element `f(Yᵢ)`: freezing means evaluating `f` once at the stage point

@@ -19,7 +19,7 @@ use nalgebra::{RealField, Vector3};
 /// - The action is transitive; [`TransitiveAction::transporter`](crate::TransitiveAction)
 ///   returns the minimal rotation ([`minimal_rotation`](crate::minimal_rotation)).
 ///
-/// A problem `q̇ = f(q) × q` (e.g. the free rigid body with `f(m) = −I⁻¹m` [CO03]) is the Lie
+/// A problem `q̇ = f(q) × q` (e.g. the free rigid body with `f(m) = −I⁻¹m` \[CO03\]) is the Lie
 /// group vector field `f: S² → so(3)` with this action. Points are moved without projection:
 /// the unit length is kept to round-off by the orthogonality of the rotation.
 ///

@@ -71,7 +71,7 @@ pub(crate) fn normalized<T: RealField + Copy>(
     // Scale by the largest entry first so that huge or tiny vectors neither overflow nor
     // underflow in the norm.
     let s = q.iter().fold(T::zero(), |m, x| m.max(x.abs()));
-    if !(re(s) > 0.0) {
+    if re(s) <= 0.0 {
         return Err(HomogeneousError::ZeroLength { what });
     }
     let q = q / s;

@@ -78,7 +78,9 @@ impl<T: RealField + Copy> TangentSphere2<T> {
 
     /// The point `(q/|q|, ω − (q̂·ω) q̂)` with `q̂ = q/|q|`: q normalized and the normal part
     /// of ω removed, explicitly (the projection is applied twice, so that the result passes
-    /// [`try_new`](Self::try_new) even when ω is nearly normal to the sphere).
+    /// [`try_new`](Self::try_new) even when ω is nearly normal to the sphere; a tangential part
+    /// below `16ε|ω|`, indistinguishable from round-off, gives `ω = 0`; for subnormal ω the
+    /// relative tangency is only as good as the few bits left).
     ///
     /// # Errors
     /// [`HomogeneousError::NonFinite`] for NaN/∞ entries, [`HomogeneousError::ZeroLength`] for
@@ -93,11 +95,18 @@ impl<T: RealField + Copy> TangentSphere2<T> {
         // Project ω scaled by its largest entry, so that q·ω cannot overflow; project twice
         // ("twice is enough"), so that an ω nearly normal to the sphere, whose first
         // projection is mostly round-off, still ends tangent to round-off relative to itself.
+        // A tangential part below 16ε|ω| cannot be told from the round-off of the projection
+        // and is returned as 0.
         let s = omega.iter().fold(T::zero(), |m, x| m.max(x.abs()));
         let omega = if re(s) > 0.0 {
             let w = omega / s;
-            let w = w - q * q.dot(&w);
-            (w - q * q.dot(&w)) * s
+            let w1 = w - q * q.dot(&w);
+            let w2 = w1 - q * q.dot(&w1);
+            if re(w2.norm()) <= 16.0 * f64::EPSILON * re(w.norm()) {
+                Vector3::zeros()
+            } else {
+                w2 * s
+            }
         } else {
             omega
         };

@@ -49,8 +49,8 @@ pub trait TransitiveAction: Action {
 /// ```
 /// use homogeneous::{Sphere2, minimal_rotation};
 /// use nalgebra::Vector3;
-/// let a = Sphere2::try_new(Vector3::x()).unwrap();
-/// let b = Sphere2::try_new(-Vector3::x()).unwrap();
+/// let a: Sphere2 = Sphere2::try_new(Vector3::x()).unwrap();
+/// let b: Sphere2 = Sphere2::try_new(-Vector3::x()).unwrap();
 /// let r = minimal_rotation(&a, &b);
 /// assert!((r.rotate(a.q()) - b.q()).norm() < 1e-15);
 /// ```

@@ -317,7 +317,7 @@ impl Tally {
         error: f64,
         tolerance: f64,
     ) -> Result<(), Failure> {
-        if !(error <= tolerance) {
+        if error.is_nan() || error > tolerance {
             return Err(Failure::LawViolated {
                 law,
                 scalar: self.scalar,
