@@ -20,6 +20,26 @@ use nalgebra::{RealField, Vector3};
 /// [`transporter`](TransitiveAction::transporter) returns one such element `g` with
 /// `g · from = to` (up to round-off). The element is not unique (any element of the isotropy
 /// group of `to` may be composed on the left); each implementation documents its choice.
+///
+/// Implemented for [`RotationAction`] (the minimal rotation), [`TangentSphereAction`],
+/// [`LeftMultiplication`] (`to · from⁻¹`), tuples of transitive actions, [`PowerAction`] and
+/// [`VecPowerAction`] (factor by factor).
+///
+/// # Example
+/// ```
+/// use homogeneous::{Action, TangentSphere2, TangentSphereAction, TransitiveAction, VecPowerAction};
+/// use nalgebra::Vector3;
+/// // Initial condition of a 3-fold pendulum: all links hanging down, the last one moving,
+/// // reached from a reference state by one element of SE(3)³.
+/// let action = VecPowerAction::new(TangentSphereAction::<f64>::new());
+/// let rest = vec![TangentSphere2::try_new(Vector3::z(), Vector3::zeros())?; 3];
+/// let mut start = vec![TangentSphere2::try_new(-Vector3::z(), Vector3::zeros())?; 3];
+/// start[2] = TangentSphere2::try_new(-Vector3::z(), Vector3::new(0.0, 2.0, 0.0))?;
+/// let g = action.transporter(&rest, &start)?;
+/// let moved = action.act(&g, &rest);
+/// assert!((moved[2].omega() - start[2].omega()).norm() < 1e-14);
+/// # Ok::<(), homogeneous::HomogeneousError>(())
+/// ```
 pub trait TransitiveAction: Action {
     /// A group element `g` with `g · from ≈ to`.
     ///
