@@ -16,7 +16,9 @@ pub enum LieError {
         what: &'static str,
     },
     /// A matrix that should be orthogonal is not: `deviation = ‖RᵀR − I‖_F` exceeds `tolerance`.
-    #[error("matrix is not orthogonal: ‖RᵀR − I‖ = {deviation:e} exceeds the tolerance {tolerance:e}")]
+    #[error(
+        "matrix is not orthogonal: ‖RᵀR − I‖ = {deviation:e} exceeds the tolerance {tolerance:e}"
+    )]
     NotOrthogonal {
         /// The Frobenius norm of `RᵀR − I`.
         deviation: f64,

@@ -24,6 +24,8 @@ mod group;
 mod product;
 mod rn;
 pub mod scalar;
+pub mod se3;
+pub mod so3;
 mod vector_space;
 
 pub use coord::{Cayley, CayleyGroup, CoordinateMap, Exp};
@@ -33,10 +35,12 @@ pub use group::{
     dexp_series, dexpinv_series, dexpinv_series_coefficient,
 };
 pub use rn::{R3, Rn};
+pub use se3::Se3;
+pub use so3::{So3, hat, vee};
 pub use vector_space::{StaticVectorSpace, VectorSpace};
 
+/// Re-export of the linear-algebra crate used throughout.
+pub use nalgebra;
 /// The automatic-differentiation crate the library is tested with, re-exported so that users
 /// get a version that matches.
 pub use num_dual;
-/// Re-export of the linear-algebra crate used throughout.
-pub use nalgebra;
