@@ -24,6 +24,8 @@ mod group;
 mod product;
 mod rn;
 pub mod scalar;
+pub mod se3;
+pub mod so3;
 mod vector_space;
 
 pub use coord::{Cayley, CayleyGroup, CoordinateMap, Exp};
@@ -33,6 +35,8 @@ pub use group::{
     dexp_series, dexpinv_series, dexpinv_series_coefficient,
 };
 pub use rn::{R3, Rn};
+pub use se3::Se3;
+pub use so3::{So3, hat, vee};
 pub use vector_space::{StaticVectorSpace, VectorSpace};
 
 /// Re-export of the linear-algebra crate used throughout.
