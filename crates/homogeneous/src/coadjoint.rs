@@ -1,10 +1,10 @@
 //! Coadjoint actions `G × 𝔤* → 𝔤*`; Lie–Poisson systems as Lie group vector fields.
 
 use crate::action::Action;
-use crate::groups::{Se3, So3};
 use core::fmt;
 use core::marker::PhantomData;
 use liegroup::{LieGroup, VectorSpace};
+use liegroup::{Se3, So3};
 use num_traits::One;
 
 /// The coadjoint action of any Lie group `G` on its dual algebra 𝔤* (dual coordinates, paired

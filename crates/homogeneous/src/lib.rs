@@ -71,7 +71,6 @@
 mod action;
 mod coadjoint;
 mod error;
-mod groups;
 mod left;
 mod points;
 mod power;
@@ -79,7 +78,6 @@ mod product;
 mod rodrigues;
 mod rotation;
 mod sphere;
-mod stub_groups;
 mod tangent_sphere;
 mod tangent_sphere_action;
 mod transport;

@@ -1,11 +1,11 @@
 //! SO(3) acting on the unit sphere S² by rotation.
 
 use crate::action::Action;
-use crate::groups::So3;
 use crate::rodrigues::{coefficients, rotate_exp};
 use crate::sphere::Sphere2;
 use core::fmt;
 use core::marker::PhantomData;
+use liegroup::So3;
 use nalgebra::{RealField, Vector3};
 
 /// SO(3) acting on S² by rotation: `R · q = R q`.

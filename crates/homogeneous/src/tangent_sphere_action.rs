@@ -1,11 +1,11 @@
 //! SE(3) acting on TS² by the restriction of its adjoint action.
 
 use crate::action::Action;
-use crate::groups::Se3;
 use crate::rodrigues::{coefficients, left_jacobian, rotate_exp};
 use crate::tangent_sphere::TangentSphere2;
 use core::fmt;
 use core::marker::PhantomData;
+use liegroup::Se3;
 use nalgebra::{RealField, Vector3, Vector6};
 
 /// SE(3) acting on `TS² = {(q, ω) : |q| = 1, q·ω = 0}` [CCLMO22, §5.1]:

@@ -3,7 +3,6 @@
 
 use crate::action::Action;
 use crate::error::HomogeneousError;
-use crate::groups::{Se3, So3};
 use crate::left::LeftMultiplication;
 use crate::power::{PowerAction, VecPowerAction};
 use crate::rotation::RotationAction;
@@ -12,6 +11,7 @@ use crate::tangent_sphere::TangentSphere2;
 use crate::tangent_sphere_action::TangentSphereAction;
 use liegroup::LieGroup;
 use liegroup::scalar::{c, re};
+use liegroup::{Se3, So3};
 use nalgebra::{RealField, Vector3};
 
 /// A transitive action: for any two points there is a group element carrying the first to the

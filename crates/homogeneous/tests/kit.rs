@@ -9,7 +9,7 @@ use homogeneous::{
     So3Coadjoint, Sphere2, TangentSphere2, TangentSphereAction, TransitiveAction, VecPowerAction,
 };
 use liegroup::num_dual::Dual64;
-use liegroup::{LieGroup, Rn};
+use liegroup::{LieGroup, Rn, Se3, So3};
 use nalgebra::{Vector3, Vector6};
 use std::f64::consts::PI;
 
@@ -112,7 +112,7 @@ fn coadjoint_actions() {
     );
     run("SE(3) on se(3)*", &Se3Coadjoint::new(), &samples);
 
-    type ProductCoadjoint = CoadjointAction<(liegroup_so3::So3, Rn<f64, 2>)>;
+    type ProductCoadjoint = CoadjointAction<(So3, Rn<f64, 2>)>;
     let samples = samples_from::<ProductCoadjoint, _, _>(
         N_SAMPLES,
         5,
@@ -121,13 +121,6 @@ fn coadjoint_actions() {
     );
     run("SO(3)×ℝ² on its dual", &ProductCoadjoint::new(), &samples);
 }
-
-/// The group types as the actions name them.
-mod liegroup_so3 {
-    pub type So3 = <homogeneous::RotationAction as homogeneous::Action>::Group;
-    pub type Se3 = <homogeneous::TangentSphereAction as homogeneous::Action>::Group;
-}
-use liegroup_so3::{Se3, So3};
 
 #[test]
 fn left_multiplication_over_several_groups() {

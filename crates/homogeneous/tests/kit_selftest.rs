@@ -6,11 +6,9 @@ use homogeneous::testing::{
     check_generator_dual, check_transitive, random_sphere2, random_vector, samples_from,
 };
 use homogeneous::{Action, ManifoldPoint, RotationAction, Sphere2, TransitiveAction};
-use liegroup::LieGroup;
 use liegroup::num_dual::Dual64;
+use liegroup::{LieGroup, So3};
 use nalgebra::{RealField, Vector3};
-
-type So3<T> = <RotationAction<T> as Action>::Group;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Bug {

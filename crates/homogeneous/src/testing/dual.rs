@@ -4,7 +4,6 @@
 use super::{Algebra, Sample};
 use crate::action::Action;
 use crate::coadjoint::CoadjointAction;
-use crate::groups::{Se3, So3};
 use crate::left::LeftMultiplication;
 use crate::power::{PowerAction, VecPowerAction};
 use crate::rotation::RotationAction;
@@ -12,6 +11,7 @@ use crate::sphere::Sphere2;
 use crate::tangent_sphere::TangentSphere2;
 use crate::tangent_sphere_action::TangentSphereAction;
 use liegroup::{LieGroup, Rn, VectorSpace};
+use liegroup::{Se3, So3};
 use nalgebra::SVector;
 use num_dual::Dual64;
 

@@ -3,10 +3,10 @@
 //! Every generator takes the random number generator explicitly; [`kit_rng`] makes the
 //! seeded one the tests use (ChaCha8, reproducible across platforms).
 
-use crate::groups::{Se3, So3};
 use crate::sphere::Sphere2;
 use crate::tangent_sphere::TangentSphere2;
 use liegroup::LieGroup;
+use liegroup::{Se3, So3};
 use nalgebra::{SVector, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
