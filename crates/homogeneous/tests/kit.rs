@@ -1,8 +1,9 @@
 //! The action kit on every shipped action, with f64 and Dual64.
 
 use homogeneous::testing::{
-    Algebra, KitRng, LiftDual, Observable, Report, Sample, Tolerances, check_all, check_transitive,
-    random_se3, random_so3, random_sphere2, random_tangent_sphere2, random_vector, samples_from,
+    Algebra, KitRng, Law, LiftDual, Observable, Report, Sample, Tolerances, check_all,
+    check_transitive, random_se3, random_so3, random_sphere2, random_tangent_sphere2,
+    random_vector, samples_from,
 };
 use homogeneous::{
     Action, CoadjointAction, LeftMultiplication, PowerAction, RotationAction, Se3Coadjoint,
@@ -28,6 +29,15 @@ where
         Ok(report) => {
             println!("{name}: {report}");
             assert_eq!(report.samples, samples.len());
+            // 7 laws with f64, the exact dual generator, 7 laws with Dual64.
+            assert_eq!(report.laws.len(), 15);
+            assert!(
+                report
+                    .laws
+                    .iter()
+                    .any(|r| r.scalar == "Dual64" && r.law == Law::Compatibility)
+            );
+            assert!(report.max_error(Law::GeneratorDual).is_some());
             report
         }
         Err(failure) => panic!("{name}: {failure}"),
