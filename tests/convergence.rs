@@ -105,7 +105,10 @@ fn free_rigid_body_on_s2() {
     let y0 = Sphere2::try_new(m0).unwrap();
     let reference = Sphere2::try_new(exact(t_end)).unwrap();
     let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4);
-    check_rows("(a) free rigid body on S², T = 2, exact elliptic solution", &rows);
+    check_rows(
+        "(a) free rigid body on S², T = 2, exact elliptic solution",
+        &rows,
+    );
 }
 
 #[test]
@@ -117,10 +120,15 @@ fn non_autonomous_rotation() {
     let q0 = Vector3::new(0.2, 0.6, -0.3).normalize();
     let y0 = Sphere2::try_new(q0).unwrap();
     let t_end = 2.0;
-    let exact = So3::exp(&(omega * t_end)).compose(&So3::exp(&(beta * t_end))).rotate(&q0);
+    let exact = So3::exp(&(omega * t_end))
+        .compose(&So3::exp(&(beta * t_end)))
+        .rotate(&q0);
     let reference = Sphere2::try_new(exact).unwrap();
     let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4);
-    check_rows("(b) Y' = hat(Ω + exp(tΩ̂)β) Y on S², T = 2, exact solution", &rows);
+    check_rows(
+        "(b) Y' = hat(Ω + exp(tΩ̂)β) Y on S², T = 2, exact solution",
+        &rows,
+    );
 }
 
 #[test]
@@ -139,14 +147,28 @@ fn two_fold_pendulum_on_ts2_squared() {
     let t_end = 1.0;
     // Reference: the sixth-order RKMK with many more steps than any run below.
     let mut fine = schemes::methods::find("rkmk6").unwrap().stepper();
-    let sol = schemes::integrate(&problem, &mut fine, 0.0, y0, t_end, &schemes::Options::count(4096).save_final())
-        .unwrap();
+    let sol = schemes::integrate(
+        &problem,
+        &mut fine,
+        0.0,
+        y0,
+        t_end,
+        &schemes::Options::count(4096).save_final(),
+    )
+    .unwrap();
     let reference = sol.last().1.clone();
     let dist = |a: &[TangentSphere2; 2], b: &[TangentSphere2; 2]| {
         (0..2)
-            .map(|i| (a[i].q() - b[i].q()).amax().max((a[i].omega() - b[i].omega()).amax()))
+            .map(|i| {
+                (a[i].q() - b[i].q())
+                    .amax()
+                    .max((a[i].omega() - b[i].omega()).amax())
+            })
             .fold(0.0, f64::max)
     };
     let rows = run_all(&problem, &y0, t_end, &reference, dist, 16);
-    check_rows("(c) 2-fold pendulum on (TS²)², L = m = 1, T = 1, reference RKMK6 with 4096 steps", &rows);
+    check_rows(
+        "(c) 2-fold pendulum on (TS²)², L = m = 1, T = 1, reference RKMK6 with 4096 steps",
+        &rows,
+    );
 }
