@@ -32,7 +32,7 @@ fn steps_for(p: u32, base: usize) -> Vec<usize> {
         4 => 2 * base,
         _ => base,
     };
-    (0..5).map(|k| n0 << k).collect()
+    (0..7).map(|k| n0 << k).collect()
 }
 
 fn check_rows(problem_name: &str, rows: &[ConvergenceRow]) {
@@ -57,6 +57,7 @@ fn run_all<A, F>(
     reference: &A::Point,
     distance: impl Fn(&A::Point, &A::Point) -> f64 + Copy,
     base: usize,
+    floor: f64,
 ) -> Vec<ConvergenceRow>
 where
     A: Action<Group: LieGroup<Scalar = f64>, Point: ManifoldPoint<Scalar = f64>>,
@@ -75,7 +76,7 @@ where
                 reference,
                 &steps_for(spec.order, base),
                 distance,
-                1e-13,
+                floor,
             )
             .unwrap_or_else(|e| panic!("{}: {e}", spec.id))
         })
@@ -104,7 +105,7 @@ fn free_rigid_body_on_s2() {
     });
     let y0 = Sphere2::try_new(m0).unwrap();
     let reference = Sphere2::try_new(exact(t_end)).unwrap();
-    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4);
+    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4, 1e-13);
     check_rows(
         "(a) free rigid body on S², T = 2, exact elliptic solution",
         &rows,
@@ -124,7 +125,7 @@ fn non_autonomous_rotation() {
         .compose(&So3::exp(&(beta * t_end)))
         .rotate(&q0);
     let reference = Sphere2::try_new(exact).unwrap();
-    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4);
+    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4, 1e-13);
     check_rows(
         "(b) Y' = hat(Ω + exp(tΩ̂)β) Y on S², T = 2, exact solution",
         &rows,
@@ -166,7 +167,9 @@ fn two_fold_pendulum_on_ts2_squared() {
             })
             .fold(0.0, f64::max)
     };
-    let rows = run_all(&problem, &y0, t_end, &reference, dist, 16);
+    // Round-off accumulated over ~10³ steps of this problem (|ω| up to ~6) is ~1e-12: errors
+    // below 1e-11 are not used for the fit.
+    let rows = run_all(&problem, &y0, t_end, &reference, dist, 16, 1e-11);
     check_rows(
         "(c) 2-fold pendulum on (TS²)², L = m = 1, T = 1, reference RKMK6 with 4096 steps",
         &rows,
