@@ -15,7 +15,7 @@ use liegroup::testing::{
     KitFailure, KitReport, Law, SampleSet, check_cayley, check_cayley_derivatives, check_group,
     check_group_dual,
 };
-use liegroup::{CayleyGroup, LieError, LieGroup, Rn, Se2, So2, StaticLieGroup};
+use liegroup::{CayleyGroup, LieError, LieGroup, Rn, Se2, Se3, So2, So3, StaticLieGroup};
 use proptest::test_runner::{Config, FileFailurePersistence, TestRunner};
 use support::sl2::Sl2;
 
@@ -82,6 +82,11 @@ macro_rules! conformance {
 
 conformance!(so2, T => So2<T>, So2::identity(), cayley);
 conformance!(se2, T => Se2<T>, Se2::identity(), cayley);
+conformance!(so3, T => So3<T>, So3::identity(), cayley);
+conformance!(se3, T => Se3<T>, Se3::identity(), cayley);
+conformance!(pair_so3_r3, T => (So3<T>, Rn<T, 3>), StaticLieGroup::identity(), cayley);
+conformance!(power_se3_2, T => [Se3<T>; 2], StaticLieGroup::identity(), cayley);
+conformance!(runtime_power_se3, T => Vec<Se3<T>>, vec![Se3::identity(); runtime_n()], cayley);
 conformance!(r3, T => Rn<T, 3>, Rn::identity(), cayley);
 conformance!(pair_so2_r2, T => (So2<T>, Rn<T, 2>), StaticLieGroup::identity(), cayley);
 conformance!(power_se2_3, T => [Se2<T>; 3], StaticLieGroup::identity(), cayley);
