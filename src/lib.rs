@@ -4,9 +4,11 @@
 //! re-exports the workspace crates:
 //!
 //! - [`liegroup`]: groups and algebras (SO(2), SE(2), SO(3), SE(3), ℝⁿ, products, powers);
-//! - [`homogeneous`]: group actions on manifolds (S², TS², coadjoint orbits, products).
+//! - [`homogeneous`]: group actions on manifolds (S², TS², coadjoint orbits, products);
+//! - [`models`]: mechanical systems from the literature (Lagrangian systems on (S²)ⁿ).
 
 #![warn(missing_docs)]
 
 pub use homogeneous;
 pub use liegroup;
+pub use models;
