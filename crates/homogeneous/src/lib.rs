@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod action;
+mod group_points;
 mod left;
 
 pub use action::{Action, LieVectorField, ManifoldPoint};

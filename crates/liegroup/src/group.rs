@@ -112,6 +112,7 @@ pub fn dexp_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) ->
 /// RKMK method of order p needs it only through `ad_u^{p−2}` [MK99, Thm. 4.1]. `order` is
 /// clamped to [`MAX_SERIES_ORDER`].
 #[must_use]
+#[allow(clippy::needless_range_loop)] // k indexes BERNOULLI and the factorial together
 pub fn dexpinv_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) -> G::Algebra {
     let order = order.min(MAX_SERIES_ORDER);
     let mut term = v.clone();

@@ -1,5 +1,6 @@
 //! The commutator-free / Crouch–Grossman engine.
 
+use crate::commutator_free::{Base, CommutatorFreeScheme, ExpProduct};
 use crate::error::SchemeError;
 use crate::point_map::{AmbientDistance, PointDistance};
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
@@ -23,6 +24,8 @@ pub(crate) struct CfData {
     pub c: Vec<f64>,
     pub update: CfStageData,
     pub update_hat: Option<CfStageData>,
+    /// Stages the main update needs (the rest serve only the embedded update).
+    pub stages_main: usize,
     pub order: u32,
     pub embedded_order: Option<u32>,
 }
@@ -52,6 +55,63 @@ pub struct CommutatorFree<A: Action, D = AmbientDistance> {
     stats: StepStats,
 }
 
+impl CfStageData {
+    fn from_product(p: &ExpProduct) -> Self {
+        Self {
+            base: match p.base {
+                Base::Start => None,
+                Base::Stage(m) => Some(m),
+            },
+            exps: p.factors.iter().map(|r| r.to_vec()).collect(),
+        }
+    }
+}
+
+impl CfData {
+    pub(crate) fn from_scheme(scheme: &CommutatorFreeScheme) -> Self {
+        Self {
+            stages: scheme
+                .stages
+                .iter()
+                .map(|s| CfStageData::from_product(&s.point))
+                .collect(),
+            c: scheme.stages.iter().map(|s| s.c).collect(),
+            update: CfStageData::from_product(&scheme.update),
+            update_hat: scheme
+                .embedded
+                .map(|e| CfStageData::from_product(&e.update)),
+            stages_main: scheme.stages_for_update(),
+            order: scheme.order,
+            embedded_order: scheme.embedded.map(|e| e.order),
+        }
+    }
+}
+
+impl<A: Action> CommutatorFree<A> {
+    /// A stepper for a scheme of the catalogue (or a user-written one), with the default
+    /// distance [`AmbientDistance`] for pairs.
+    ///
+    /// # Example
+    /// ```
+    /// use homogeneous::LeftMultiplication;
+    /// use liegroup::Rn;
+    /// use schemes::{CommutatorFree, GroupLogDistance, Stepper, catalogue::CF43};
+    /// // On a group acting on itself, measure the pair's error through the logarithm.
+    /// let stepper = CommutatorFree::<LeftMultiplication<Rn<f64, 2>>>::new(&CF43)
+    ///     .with_distance(GroupLogDistance);
+    /// assert_eq!(stepper.order(), 4);
+    /// assert_eq!(stepper.embedded_order(), Some(3));
+    /// ```
+    #[must_use]
+    pub fn new(scheme: &CommutatorFreeScheme) -> Self {
+        Self::from_data(
+            CfData::from_scheme(scheme),
+            scheme.name.to_string(),
+            AmbientDistance,
+        )
+    }
+}
+
 impl<A: Action, D> CommutatorFree<A, D> {
     pub(crate) fn from_data(data: CfData, name: String, distance: D) -> Self {
         Self {
@@ -63,6 +123,13 @@ impl<A: Action, D> CommutatorFree<A, D> {
             v: None,
             stats: StepStats::default(),
         }
+    }
+
+    /// Replace the name reported by [`Stepper::name`].
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
     }
 
     /// Replace the distance used by the error estimate of a pair.
@@ -154,6 +221,8 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
             ..
         } = self;
         let v = v.as_mut().expect("buffers allocated above");
+        // Without an error estimate only the stages of the main update are needed.
+        let s = if tol.is_some() { s } else { data.stages_main };
         for i in 0..s {
             let stage = &data.stages[i];
             let yi = if stage.exps.is_empty() && stage.base.is_none() {
@@ -172,7 +241,7 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
             }
             ys[i] = yi;
         }
-        let y1 = apply_stage(action, &data.update, y, h, k, ys, v, stats);
+        let y1 = apply_stage(action, &data.update, y, h, &k[..s], ys, v, stats);
         let error = match (tol, &data.update_hat) {
             (Some(tol), Some(hat)) => {
                 let y1_hat = apply_stage(action, hat, y, h, k, ys, v, stats);

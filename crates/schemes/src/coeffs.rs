@@ -1,6 +1,7 @@
 //! Owned coefficient arrays consumed by the engines (built once per stepper from the catalogue
 //! data).
 
+use crate::tableau::ButcherTableau;
 use liegroup::scalar::c;
 use nalgebra::RealField;
 
@@ -36,6 +37,34 @@ pub(crate) struct Coeffs {
 }
 
 impl Coeffs {
+    /// The owned, full row-major form of a catalogue tableau.
+    pub fn from_tableau(t: &ButcherTableau) -> Self {
+        let s = t.c.len();
+        let mut a = vec![0.0; s * s];
+        for i in 0..s {
+            for j in 0..s {
+                a[i * s + j] = t.a(i, j);
+            }
+        }
+        Self {
+            s,
+            a,
+            b: t.b.to_vec(),
+            c: t.c.to_vec(),
+            b_hat: t.b_hat().map(<[f64]>::to_vec),
+            order: t.order,
+            embedded_order: t.embedded_order(),
+            dense: t.dense_output.map(|d| DenseCoeffs {
+                // The catalogue stores b_i(θ) without its (zero) constant term.
+                poly: d
+                    .coefficients
+                    .iter()
+                    .map(|row| core::iter::once(0.0).chain(row.iter().copied()).collect())
+                    .collect(),
+            }),
+        }
+    }
+
     #[inline]
     pub fn a(&self, i: usize, j: usize) -> f64 {
         self.a[i * self.s + j]

@@ -4,9 +4,10 @@ use crate::coeffs::Coeffs;
 use crate::error::SchemeError;
 use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use crate::tableau::ButcherTableau;
 use homogeneous::{Action, LieVectorField};
 use liegroup::scalar::{c, re};
-use liegroup::{Exp, VectorSpace};
+use liegroup::{CoordinateMap, Exp, VectorSpace};
 use nalgebra::DMatrix;
 use num_traits::Zero;
 
@@ -70,7 +71,36 @@ pub struct ImplicitRkmk<A: Action, M = Exp> {
     stats: StepStats,
 }
 
+impl<A: Action> ImplicitRkmk<A, Exp> {
+    /// Implicit RKMK with the exponential map, the group's `dexp⁻¹` and default solver options
+    /// (simplified Newton to round-off).
+    ///
+    /// # Example
+    /// ```
+    /// use homogeneous::LeftMultiplication;
+    /// use liegroup::Rn;
+    /// use schemes::{ImplicitRkmk, Stepper, catalogue::GAUSS_LEGENDRE4};
+    /// let stepper = ImplicitRkmk::<LeftMultiplication<Rn<f64, 1>>>::exp(&GAUSS_LEGENDRE4);
+    /// assert_eq!(stepper.order(), 4);
+    /// ```
+    #[must_use]
+    pub fn exp(tableau: &ButcherTableau) -> Self {
+        Self::new(tableau, Exp::exact(), ImplicitOptions::default())
+    }
+}
+
 impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
+    /// Implicit RKMK with any tableau (explicit ones work too), coordinate map and solver options.
+    #[must_use]
+    pub fn new(tableau: &ButcherTableau, map: M, options: ImplicitOptions) -> Self {
+        let name = format!(
+            "RKMK {} ({})",
+            tableau.name,
+            CoordinateMap::<A::Group>::name(&map)
+        );
+        Self::from_coeffs(Coeffs::from_tableau(tableau), map, name, options)
+    }
+
     pub(crate) fn from_coeffs(
         coeffs: Coeffs,
         map: M,
@@ -89,6 +119,13 @@ impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
             flat_g: Vec::new(),
             stats: StepStats::default(),
         }
+    }
+
+    /// Replace the name reported by [`Stepper::name`].
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
     }
 
     /// Replace the solver options.

@@ -4,9 +4,10 @@ use crate::coeffs::Coeffs;
 use crate::error::SchemeError;
 use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use crate::tableau::ButcherTableau;
 use homogeneous::{Action, LieVectorField};
 use liegroup::scalar::{c, re};
-use liegroup::{Exp, VectorSpace};
+use liegroup::{CoordinateMap, Exp, VectorSpace};
 
 /// An explicit Runge–Kutta–Munthe-Kaas method [MK99, Alg. 1]: with a coordinate map `ψ`
 /// (exp or Cayley) and a Butcher tableau `(A, b, c)`, one step from `y₀` is
@@ -40,7 +41,48 @@ pub struct Rkmk<A: Action, M = Exp> {
     stats: StepStats,
 }
 
+impl<A: Action> Rkmk<A, Exp> {
+    /// RKMK with the exponential map and the group's own `dexp⁻¹` (closed form for the shipped
+    /// groups).
+    ///
+    /// # Errors
+    /// [`SchemeError::Unsupported`] for implicit tableaux (use [`ImplicitRkmk`](crate::ImplicitRkmk)).
+    ///
+    /// # Example
+    /// ```
+    /// use homogeneous::LeftMultiplication;
+    /// use liegroup::Rn;
+    /// use schemes::{Rkmk, Stepper, catalogue::RK4};
+    /// let stepper = Rkmk::<LeftMultiplication<Rn<f64, 1>>>::exp(&RK4).unwrap();
+    /// assert_eq!(stepper.order(), 4);
+    /// ```
+    pub fn exp(tableau: &ButcherTableau) -> Result<Self, SchemeError> {
+        Self::new(tableau, Exp::exact())
+    }
+}
+
 impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
+    /// RKMK with any tableau and coordinate map (e.g. [`Exp::series`]`(p − 2)` for the
+    /// truncated Bernoulli series [MK99], or [`Cayley`](liegroup::Cayley)).
+    ///
+    /// # Errors
+    /// [`SchemeError::Unsupported`] for implicit tableaux (use [`ImplicitRkmk`](crate::ImplicitRkmk)).
+    pub fn new(tableau: &ButcherTableau, map: M) -> Result<Self, SchemeError> {
+        let name = format!(
+            "RKMK {} ({})",
+            tableau.name,
+            CoordinateMap::<A::Group>::name(&map)
+        );
+        Self::from_coeffs(Coeffs::from_tableau(tableau), map, name)
+    }
+
+    /// Replace the name reported by [`Stepper::name`].
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
     /// An RKMK stepper from coefficients and a coordinate map.
     ///
     /// # Errors

@@ -1,0 +1,290 @@
+//! Every shipped method under a stable kebab-case identifier, and [`AnyStepper`], which runs
+//! any of them through one type.
+
+use crate::catalogue as cat;
+use crate::cf::CommutatorFree;
+use crate::commutator_free::CommutatorFreeScheme;
+use crate::error::SchemeError;
+use crate::implicit::ImplicitRkmk;
+use crate::point_map::{AmbientDistance, PointDistance};
+use crate::rkmk::Rkmk;
+use crate::rkmk4_2c::Rkmk4TwoCommutators;
+use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use crate::tableau::ButcherTableau;
+use homogeneous::{Action, LieVectorField};
+use liegroup::Exp;
+
+/// How a method is built.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MethodKind {
+    /// Explicit RKMK with `exp` and the group's exact `dexp⁻¹`.
+    Rkmk(&'static ButcherTableau),
+    /// Explicit RKMK with `exp` and `dexp⁻¹` from the Bernoulli series through `ad^{p−2}`
+    /// [MK99, Thm. 4.1].
+    RkmkSeries(&'static ButcherTableau),
+    /// Implicit RKMK (simplified Newton to round-off).
+    ImplicitRkmk(&'static ButcherTableau),
+    /// A commutator-free or Crouch–Grossman scheme.
+    CommutatorFree(&'static CommutatorFreeScheme),
+    /// RKMK4 with two commutators [MKO99].
+    Rkmk4TwoCommutators,
+}
+
+/// A named method: a stable identifier, its order and reference, and how to build it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MethodSpec {
+    /// Stable kebab-case identifier (`rkmk4`, `cf4`, …), used by the command-line program.
+    pub id: &'static str,
+    /// The classical order.
+    pub order: u32,
+    /// The order of the embedded method, for pairs.
+    pub embedded_order: Option<u32>,
+    /// Reference key(s).
+    pub reference: &'static str,
+    /// One line of description.
+    pub description: &'static str,
+    /// How to build it.
+    pub kind: MethodKind,
+}
+
+impl MethodSpec {
+    /// A stepper for this method on the action `A`.
+    #[must_use]
+    pub fn stepper<A: Action>(&self) -> AnyStepper<A> {
+        let named = |t: &ButcherTableau, map: Exp| -> Rkmk<A, Exp> {
+            Rkmk::new(t, map)
+                .expect("catalogue tableaux listed as explicit are explicit")
+                .named(self.id)
+        };
+        match self.kind {
+            MethodKind::Rkmk(t) => AnyStepper::Rkmk(named(t, Exp::exact())),
+            MethodKind::RkmkSeries(t) => {
+                AnyStepper::Rkmk(named(t, Exp::series(t.order.saturating_sub(2) as usize)))
+            }
+            MethodKind::ImplicitRkmk(t) => {
+                AnyStepper::Implicit(ImplicitRkmk::exp(t).named(self.id))
+            }
+            MethodKind::CommutatorFree(s) => {
+                AnyStepper::CommutatorFree(CommutatorFree::new(s).named(self.id))
+            }
+            MethodKind::Rkmk4TwoCommutators => {
+                AnyStepper::TwoCommutators(Rkmk4TwoCommutators::new())
+            }
+        }
+    }
+}
+
+macro_rules! rk {
+    ($id:literal, $t:path, $kind:ident, $desc:literal) => {
+        MethodSpec {
+            id: $id,
+            order: $t.order,
+            embedded_order: match $t.embedded {
+                Some(e) => Some(e.order),
+                None => None,
+            },
+            reference: $t.reference,
+            description: $desc,
+            kind: MethodKind::$kind(&$t),
+        }
+    };
+}
+
+macro_rules! cf {
+    ($id:literal, $t:path, $desc:literal) => {
+        MethodSpec {
+            id: $id,
+            order: $t.order,
+            embedded_order: match $t.embedded {
+                Some(e) => Some(e.order),
+                None => None,
+            },
+            reference: $t.reference,
+            description: $desc,
+            kind: MethodKind::CommutatorFree(&$t),
+        }
+    };
+}
+
+/// Every shipped method, by identifier.
+pub const METHODS: &[MethodSpec] = &[
+    cf!(
+        "lie-euler",
+        cat::LIE_EULER,
+        "Lie–Euler: y₁ = exp(h f(y₀))·y₀"
+    ),
+    rk!(
+        "rkmk2",
+        cat::HEUN,
+        Rkmk,
+        "RKMK with Heun's method (explicit trapezoid)"
+    ),
+    rk!(
+        "rkmk-midpoint",
+        cat::MIDPOINT,
+        Rkmk,
+        "RKMK with the explicit midpoint rule"
+    ),
+    rk!(
+        "rkmk3",
+        cat::KUTTA3,
+        Rkmk,
+        "RKMK with Kutta's third-order method"
+    ),
+    rk!(
+        "rkmk-ralston3",
+        cat::RALSTON3,
+        Rkmk,
+        "RKMK with Ralston's third-order method"
+    ),
+    rk!(
+        "rkmk4",
+        cat::RK4,
+        Rkmk,
+        "RKMK with the classical RK4 and exact dexp⁻¹"
+    ),
+    rk!(
+        "rkmk4-series",
+        cat::RK4,
+        RkmkSeries,
+        "RKMK4 with dexp⁻¹ truncated after ad² [MK99]"
+    ),
+    rk!("rkmk-rk38", cat::RK38, Rkmk, "RKMK with Kutta's 3/8 rule"),
+    MethodSpec {
+        id: "rkmk4-2comm",
+        order: 4,
+        embedded_order: None,
+        reference: "[MKO99]",
+        description: "RKMK4 with two commutators per step",
+        kind: MethodKind::Rkmk4TwoCommutators,
+    },
+    rk!(
+        "rkmk-bs32",
+        cat::BOGACKI_SHAMPINE32,
+        Rkmk,
+        "RKMK with the Bogacki–Shampine 3(2) pair"
+    ),
+    rk!(
+        "rkmk54",
+        cat::DOPRI54,
+        Rkmk,
+        "RKMK(5,4): RKMK with the Dormand–Prince 5(4) pair and dense output"
+    ),
+    rk!(
+        "rkmk6",
+        cat::BUTCHER6,
+        Rkmk,
+        "RKMK with Butcher's 7-stage sixth-order method"
+    ),
+    rk!(
+        "gl2",
+        cat::GAUSS_LEGENDRE2,
+        ImplicitRkmk,
+        "implicit RKMK, Gauss–Legendre 1 stage (midpoint)"
+    ),
+    rk!(
+        "gl4",
+        cat::GAUSS_LEGENDRE4,
+        ImplicitRkmk,
+        "implicit RKMK, Gauss–Legendre 2 stages"
+    ),
+    rk!(
+        "gl6",
+        cat::GAUSS_LEGENDRE6,
+        ImplicitRkmk,
+        "implicit RKMK, Gauss–Legendre 3 stages"
+    ),
+    cf!("cf3", cat::CF3, "commutator-free, third order"),
+    cf!("cf32", cat::CF32, "commutator-free 3(2) pair"),
+    cf!(
+        "cf4",
+        cat::CF4,
+        "commutator-free, fourth order, 5 exponentials"
+    ),
+    cf!("cf43", cat::CF43, "commutator-free 4(3) pair"),
+    cf!("cg3", cat::CG3, "Crouch–Grossman, third order"),
+    cf!("cg4", cat::CG4, "Crouch–Grossman, fourth order (5 stages)"),
+];
+
+/// The method with identifier `id`.
+///
+/// # Errors
+/// [`SchemeError::InvalidOption`] naming the known identifiers.
+///
+/// # Example
+/// ```
+/// let m = schemes::methods::find("cf4").unwrap();
+/// assert_eq!(m.order, 4);
+/// assert!(schemes::methods::find("cf5").is_err());
+/// ```
+pub fn find(id: &str) -> Result<&'static MethodSpec, SchemeError> {
+    METHODS.iter().find(|m| m.id == id).ok_or_else(|| {
+        let known: Vec<&str> = METHODS.iter().map(|m| m.id).collect();
+        SchemeError::InvalidOption {
+            name: "method",
+            reason: format!("unknown method '{id}'; known: {}", known.join(", ")),
+        }
+    })
+}
+
+/// Any shipped stepper behind one type (enum dispatch; no allocation, no dynamic dispatch).
+#[derive(Clone, Debug)]
+pub enum AnyStepper<A: Action, D = AmbientDistance> {
+    /// An explicit RKMK method.
+    Rkmk(Rkmk<A, Exp>),
+    /// An implicit RKMK method.
+    Implicit(ImplicitRkmk<A, Exp>),
+    /// A commutator-free or Crouch–Grossman method.
+    CommutatorFree(CommutatorFree<A, D>),
+    /// RKMK4 with two commutators.
+    TwoCommutators(Rkmk4TwoCommutators<A>),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $s:ident => $e:expr) => {
+        match $self {
+            AnyStepper::Rkmk($s) => $e,
+            AnyStepper::Implicit($s) => $e,
+            AnyStepper::CommutatorFree($s) => $e,
+            AnyStepper::TwoCommutators($s) => $e,
+        }
+    };
+}
+
+impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for AnyStepper<A, D> {
+    fn name(&self) -> String {
+        dispatch!(self, s => s.name())
+    }
+    fn order(&self) -> u32 {
+        dispatch!(self, s => s.order())
+    }
+    fn embedded_order(&self) -> Option<u32> {
+        dispatch!(self, s => s.embedded_order())
+    }
+    fn step<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        dispatch!(self, s => s.step(action, f, t, y, h, tol))
+    }
+    fn has_dense_output(&self) -> bool {
+        dispatch!(self, s => s.has_dense_output())
+    }
+    fn dense_output(&self, action: &A, y_prev: &A::Point, theta: Scalar<A>) -> Option<A::Point> {
+        dispatch!(self, s => s.dense_output(action, y_prev, theta))
+    }
+    fn stats(&self) -> StepStats {
+        dispatch!(self, s => s.stats())
+    }
+    fn reset_stats(&mut self) {
+        dispatch!(self, s => s.reset_stats());
+    }
+}
