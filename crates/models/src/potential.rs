@@ -45,7 +45,8 @@
 //! let mut g = vec![Vector3::zeros(); 3];
 //! let v = pot.gradient(&q, &mut g);
 //! assert!((v - (4.0 + 10.0)).abs() < 1e-14);
-//! assert!((g[1] - Vector3::new(-10.0, 0.0, 2.0)).norm() < 1e-14);
+//! // ∂V/∂q₁ = k e₃ − κ q₀ − κ q₂ = (0, 0, 2 − 5 − 5).
+//! assert!((g[1] - Vector3::new(0.0, 0.0, -8.0)).norm() < 1e-14);
 //! ```
 
 use liegroup::scalar::{c, re};

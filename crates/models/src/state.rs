@@ -170,7 +170,7 @@ impl SphereState {
     /// # Errors
     /// [`ModelError::DimensionMismatch`] when the length is not a positive multiple of 6.
     pub fn from_flat(y: &[f64]) -> Result<Self, ModelError> {
-        if y.is_empty() || y.len() % 6 != 0 {
+        if y.is_empty() || !y.len().is_multiple_of(6) {
             return Err(ModelError::DimensionMismatch {
                 what: "flat ambient state (a positive multiple of 6)",
                 expected: 6 * (y.len() / 6).max(1),

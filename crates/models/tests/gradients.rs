@@ -2,6 +2,9 @@
 //! (1e-10 relative) and against fourth-order central differences of the generic value; the
 //! generic value with dual numbers; Hessian–vector products against differences of gradients.
 
+// Index loops mirror the formulas (sums over bodies i, j).
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 
 use common::{Rng, rel_err};
@@ -84,7 +87,7 @@ fn check<P: Potential>(
     let qd: Vec<Vector3<Dual64>> = q
         .iter()
         .zip(&dir)
-        .map(|(qi, vi)| qi.zip_map(vi, |a, b| Dual64::new(a, b)))
+        .map(|(qi, vi)| qi.zip_map(vi, Dual64::new))
         .collect();
     let vd = pot.value(&qd);
     let dd: f64 = g.iter().zip(&dir).map(|(gi, vi)| gi.dot(vi)).sum();
@@ -338,8 +341,10 @@ fn magnetic_dipoles() {
     }
 }
 
-/// Lennard-Jones by hand in terms of r: φ = 4ε[(σ/r)¹² − (σ/r)⁶] − φ_c,
-/// ∂φ/∂qᵢ = φ′(r) d/r with φ′(r) = 4ε(−12σ¹²/r¹³ + 6σ⁶/r⁷).
+/// Lennard-Jones by hand in terms of r: φ = 4ε[(σ/r)¹² − (σ/r)⁶]·S, with the switch S of the
+/// squared distance x = r² between x_on = (0.9 r_c)² and x_c = r_c²:
+/// S = 1 − 10t³ + 15t⁴ − 6t⁵, t = (x − x_on)/(x_c − x_on); ∂φ/∂qᵢ = (dφ/dr) d/r with
+/// dφ/dr = 4ε(−12σ¹²/r¹³ + 6σ⁶/r⁷)·S + 4ε[…]·(dS/dt)(2r/(x_c − x_on)).
 fn lj_by_hand(
     q: &[Vector3<f64>],
     eps: f64,
@@ -348,8 +353,21 @@ fn lj_by_hand(
 ) -> (f64, Vec<Vector3<f64>>) {
     let n = q.len();
     let phi = |r: f64| 4.0 * eps * ((sigma / r).powi(12) - (sigma / r).powi(6));
-    let shift = cutoff.map_or(0.0, phi);
+    let dphi = |r: f64| {
+        4.0 * eps * (-12.0 * sigma.powi(12) / r.powi(13) + 6.0 * sigma.powi(6) / r.powi(7))
+    };
     let rc = cutoff.unwrap_or(f64::INFINITY);
+    let (x_on, x_c) = ((0.9 * rc).powi(2), rc * rc);
+    let switch = |r: f64| -> (f64, f64) {
+        let x = r * r;
+        if x <= x_on {
+            return (1.0, 0.0);
+        }
+        let t = (x - x_on) / (x_c - x_on);
+        let s = 1.0 - 10.0 * t.powi(3) + 15.0 * t.powi(4) - 6.0 * t.powi(5);
+        let ds_dt = -30.0 * t.powi(2) + 60.0 * t.powi(3) - 30.0 * t.powi(4);
+        (s, ds_dt * 2.0 * r / (x_c - x_on))
+    };
     let mut g = vec![Vector3::zeros(); n];
     let mut v = 0.0;
     for i in 0..n {
@@ -359,11 +377,11 @@ fn lj_by_hand(
             if r >= rc {
                 continue;
             }
-            v += phi(r) - shift;
-            let dphi =
-                4.0 * eps * (-12.0 * sigma.powi(12) / r.powi(13) + 6.0 * sigma.powi(6) / r.powi(7));
-            g[i] += d * (dphi / r);
-            g[j] -= d * (dphi / r);
+            let (s, ds) = switch(r);
+            v += phi(r) * s;
+            let dv = dphi(r) * s + phi(r) * ds;
+            g[i] += d * (dv / r);
+            g[j] -= d * (dv / r);
         }
     }
     (v, g)

@@ -9,22 +9,30 @@ use crate::system::SphereSystem;
 use liegroup::scalar::c;
 use nalgebra::{DMatrix, DVector, RealField, Vector3};
 
+/// The fraction of the cut-off radius where the switching of [`LennardJonesTerm`] starts:
+/// `r_on = 0.9 r_c`.
+pub const SWITCH_START: f64 = 0.9;
+
 /// The Lennard-Jones pair energy as a function of the squared chord distance `r² = |qᵢ − qⱼ|²`:
 ///
 /// ```text
-///   φ(r²) = 4ε [s⁶ − s³] − φ_c,   s = σ²/r²,
+///   φ(r²) = 4ε [s⁶ − s³] · S(r²),   s = σ²/r²,
 /// ```
 ///
-/// i.e. `4ε[(σ/r)¹² − (σ/r)⁶]` [Lennard-Jones 1931], with minimum `−ε` at `r = 2^{1/6}σ`. With a
-/// cut-off radius `r_c` the pair energy is truncated and shifted (`φ_c = 4ε[s_c⁶ − s_c³]`, so
-/// `φ` is continuous at `r_c`; the force jumps there); without one `φ_c = 0`. Written once,
-/// generic over the scalar; differentiated over the single scalar `r²` (one `Dual64`).
+/// i.e. `4ε[(σ/r)¹² − (σ/r)⁶]` [Lennard-Jones 1931], with minimum `−ε` at `r = 2^{1/6}σ`.
+/// Without a cut-off `S ≡ 1`. With a cut-off radius `r_c`, `S` switches the energy off smoothly
+/// between `r_on = 0.9 r_c` ([`SWITCH_START`]) and `r_c`: with `x = r²`,
+/// `t = (x − r_on²)/(r_c² − r_on²)`, `S = 1 − 10t³ + 15t⁴ − 6t⁵` (the quintic smoothstep, `S`,
+/// `S′`, `S″` continuous at both ends), and `φ = 0` beyond `r_c`. The potential is then C² and
+/// the forces C¹, so that integrators keep their order and energy behaviour (a truncated or
+/// truncated-and-shifted potential has jumping forces). Written once, generic over the scalar;
+/// differentiated over the single scalar `r²` (one `Dual64`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LennardJonesTerm {
     four_eps: f64,
     sigma2: f64,
-    shift: f64,
-    cutoff2: Option<f64>,
+    /// `(r_on², r_c², 1/(r_c² − r_on²))` with a cut-off.
+    switch: Option<(f64, f64, f64)>,
 }
 
 impl LennardJonesTerm {
@@ -32,24 +40,20 @@ impl LennardJonesTerm {
     /// [`LennardJones::new`] for the validated model).
     #[must_use]
     pub fn new(epsilon: f64, sigma: f64, cutoff: Option<f64>) -> Self {
-        let four_eps = 4.0 * epsilon;
-        let sigma2 = sigma * sigma;
-        let (shift, cutoff2) = match cutoff {
-            Some(rc) => {
-                let s3 = (sigma2 / (rc * rc)).powi(3);
-                (four_eps * (s3 * s3 - s3), Some(rc * rc))
-            }
-            None => (0.0, None),
-        };
+        let switch = cutoff.map(|rc| {
+            let (on2, c2) = ((SWITCH_START * rc).powi(2), rc * rc);
+            (on2, c2, 1.0 / (c2 - on2))
+        });
         Self {
-            four_eps,
-            sigma2,
-            shift,
-            cutoff2,
+            four_eps: 4.0 * epsilon,
+            sigma2: sigma * sigma,
+            switch,
         }
     }
 
-    /// `(φ(r²), dφ/dr²)` by hand: `dφ/dr² = 4ε(−6s⁶ + 3s³)/r²` (the cut-off is not applied).
+    /// `(φ(r²), dφ/dr²)` by hand (for `r² < r_c²`; the caller skips pairs beyond the cut-off):
+    /// `d(4ε(s⁶ − s³))/dr² = 4ε(3s³ − 6s⁶)/r²`, times `S` plus `4ε(s⁶ − s³)·S′`,
+    /// `S′ = −30t²(1 − t)²/(r_c² − r_on²)`.
     #[inline]
     #[must_use]
     pub fn value_and_derivative(&self, r2: f64) -> (f64, f64) {
@@ -57,10 +61,18 @@ impl LennardJonesTerm {
         let s = self.sigma2 * inv;
         let s3 = s * s * s;
         let s6 = s3 * s3;
-        (
-            self.four_eps * (s6 - s3) - self.shift,
-            self.four_eps * (3.0 * s3 - 6.0 * s6) * inv,
-        )
+        let v = self.four_eps * (s6 - s3);
+        let dv = self.four_eps * (3.0 * s3 - 6.0 * s6) * inv;
+        match self.switch {
+            Some((on2, _, inv_w)) if r2 > on2 => {
+                let t = (r2 - on2) * inv_w;
+                let t2 = t * t;
+                let sw = 1.0 - t2 * t * (10.0 - 15.0 * t + 6.0 * t2);
+                let dsw = -30.0 * t2 * (1.0 - t) * (1.0 - t) * inv_w;
+                (v * sw, dv * sw + v * dsw)
+            }
+            _ => (v, dv),
+        }
     }
 }
 
@@ -69,11 +81,20 @@ impl RadialTerm for LennardJonesTerm {
     fn value<T: RealField + Copy>(&self, r2: T) -> T {
         let s = c::<T>(self.sigma2) / r2;
         let s3 = s * s * s;
-        c::<T>(self.four_eps) * (s3 * s3 - s3) - c::<T>(self.shift)
+        let v = c::<T>(self.four_eps) * (s3 * s3 - s3);
+        match self.switch {
+            Some((on2, _, inv_w)) if r2 > c::<T>(on2) => {
+                let t = (r2 - c::<T>(on2)) * c::<T>(inv_w);
+                let t2 = t * t;
+                let poly = c::<T>(10.0) - c::<T>(15.0) * t + c::<T>(6.0) * t2;
+                v * (T::one() - t2 * t * poly)
+            }
+            _ => v,
+        }
     }
     #[inline]
     fn cutoff_squared(&self) -> Option<f64> {
-        self.cutoff2
+        self.switch.map(|(_, c2, _)| c2)
     }
 }
 
@@ -113,7 +134,7 @@ impl LennardJonesPotential {
             "Lennard-Jones: gradient buffer of wrong size"
         );
         grad.iter_mut().for_each(|g| *g = Vector3::zeros());
-        let rc2 = self.term.cutoff2.unwrap_or(f64::INFINITY);
+        let rc2 = self.term.cutoff_squared().unwrap_or(f64::INFINITY);
         let mut acc = 0.0;
         for i in 0..n {
             let qi = q[i];
@@ -159,7 +180,8 @@ pub struct LennardJones {
 
 impl LennardJones {
     /// Molecules with masses `mᵢ > 0`, `ε > 0`, `σ > 0` and an optional cut-off radius
-    /// `r_c > 0` (chord distance; pairs farther apart are ignored, the pair energy is shifted).
+    /// `r_c > 0` (chord distance; pairs farther apart are ignored, and the pair energy is
+    /// switched off smoothly from `0.9 r_c`, see [`LennardJonesTerm`]).
     ///
     /// # Errors
     /// [`ModelError::NoBodies`], [`ModelError::NonPositive`], [`ModelError::NonFinite`].

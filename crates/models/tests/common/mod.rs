@@ -3,8 +3,12 @@
 
 #![allow(dead_code)]
 
+use homogeneous::LeftMultiplication;
+use liegroup::Rn;
 use models::{AmbientField, Potential, SphereState, SphereSystem};
 use nalgebra::Vector3;
+use schemes::catalogue::RK4;
+use schemes::{Options, Problem, Rkmk, integrate_with_observer};
 
 /// SplitMix64 for reproducible test data.
 pub struct Rng(u64);
@@ -50,74 +54,62 @@ pub fn rel_err(a: &[Vector3<f64>], b: &[Vector3<f64>]) -> f64 {
     num / den.max(f64::MIN_POSITIVE)
 }
 
-/// The result of a fixed-step RK4 run on the ambient ODE.
+/// The result of a fixed-step RK4 run.
 pub struct Run {
     pub state: SphereState,
-    /// max_t |E(t) − E₀| / (T₀ + |V₀|)
+    /// max_t |E(t) − E₀| / max_t (T(t) + |V(t)|)
     pub energy_drift: f64,
-    /// max_t |J(t) − J₀| (vector), and the scale max_t Σᵢ |qᵢ × pᵢ|.
+    /// max_t |J(t) − J₀| (componentwise), and the scale max_t Σᵢ |qᵢ × pᵢ|.
     pub momentum_drift: Vector3<f64>,
     pub momentum_scale: f64,
     pub e0: f64,
 }
 
-/// Classical RK4 with `steps` steps of size `h` on the ambient ODE of `sys` (flat layout), from
-/// `x0`; tracks the energy and angular momentum after every step.
+/// Classical RK4 with `steps` steps of size `h` on the ambient ODE of `sys`, from `x0`, run by
+/// the schemes crate: RKMK with the RK4 tableau on ℝ⁶ⁿ under left multiplication (which is the
+/// classical method, the reduction property); tracks energy and angular momentum after every
+/// step.
 pub fn rk4<P: Potential>(sys: &SphereSystem<P>, x0: &SphereState, h: f64, steps: usize) -> Run {
-    let field = AmbientField::new(sys);
-    let n = x0.q.len();
-    let mut y = x0.to_flat();
-    let m = y.len();
-    let (mut k1, mut k2, mut k3, mut k4, mut tmp) = (
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-    );
+    type A = LeftMultiplication<Vec<Rn<f64, 6>>>;
+    let problem = Problem::new(A::new(), AmbientField::new(sys));
+    let mut stepper = Rkmk::<A>::exp(&RK4).unwrap();
     let t0 = sys.kinetic_energy(&x0.q, &x0.omega);
     let v0 = sys.potential_energy(&x0.q);
     let e0 = t0 + v0;
-    let scale = t0 + v0.abs();
+    let mut scale = t0 + v0.abs();
+    let mut max_de: f64 = 0.0;
     let j0 = sys.angular_momentum(&x0.q, &x0.omega);
+    let n = x0.q.len();
     let mut p = vec![Vector3::zeros(); n];
-    let jscale = |s: &SphereState, p: &mut [Vector3<f64>]| {
-        sys.conjugate_momenta(&s.q, &s.omega, p);
-        s.q.iter()
-            .zip(p.iter())
-            .map(|(q, p)| q.cross(p).norm())
-            .sum::<f64>()
-    };
-    let mut momentum_scale = jscale(x0, &mut p);
-    let mut energy_drift: f64 = 0.0;
     let mut momentum_drift = Vector3::zeros();
-    for _ in 0..steps {
-        field.eval_flat(&y, &mut k1);
-        for i in 0..m {
-            tmp[i] = y[i] + 0.5 * h * k1[i];
-        }
-        field.eval_flat(&tmp, &mut k2);
-        for i in 0..m {
-            tmp[i] = y[i] + 0.5 * h * k2[i];
-        }
-        field.eval_flat(&tmp, &mut k3);
-        for i in 0..m {
-            tmp[i] = y[i] + h * k3[i];
-        }
-        field.eval_flat(&tmp, &mut k4);
-        for i in 0..m {
-            y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
-        }
-        let s = SphereState::from_flat(&y).unwrap();
-        let e = sys.energy(&s.q, &s.omega);
-        energy_drift = energy_drift.max((e - e0).abs() / scale);
-        let j = sys.angular_momentum(&s.q, &s.omega);
-        let dj = (j - j0).abs();
-        momentum_drift = momentum_drift.sup(&dj);
-        momentum_scale = momentum_scale.max(jscale(&s, &mut p));
-    }
+    let mut momentum_scale: f64 = 0.0;
+    let sol = integrate_with_observer(
+        &problem,
+        &mut stepper,
+        0.0,
+        x0.to_rn_points(),
+        h * steps as f64,
+        &Options::count(steps).save_final(),
+        |_t, y| {
+            let s = SphereState::from_rn_points(y);
+            let (t, v) = (
+                sys.kinetic_energy(&s.q, &s.omega),
+                sys.potential_energy(&s.q),
+            );
+            max_de = max_de.max((t + v - e0).abs());
+            scale = scale.max(t + v.abs());
+            let j = sys.angular_momentum(&s.q, &s.omega);
+            momentum_drift = momentum_drift.sup(&(j - j0).abs());
+            sys.conjugate_momenta(&s.q, &s.omega, &mut p);
+            let js: f64 = s.q.iter().zip(&p).map(|(q, p)| q.cross(p).norm()).sum();
+            momentum_scale = momentum_scale.max(js);
+        },
+    )
+    .unwrap();
+    let (_, y) = sol.last();
+    let energy_drift = max_de / scale;
     Run {
-        state: SphereState::from_flat(&y).unwrap(),
+        state: SphereState::from_rn_points(y),
         energy_drift,
         momentum_drift,
         momentum_scale,
