@@ -35,11 +35,11 @@ pub trait CoordinateMap<G: LieGroup>: Clone + core::fmt::Debug {
 ///
 /// # Example
 /// ```
-/// use liegroup::{CoordinateMap, Exp, LieGroup, So3};
+/// use liegroup::{CoordinateMap, Exp, LieGroup, Se2};
 /// use nalgebra::Vector3;
 /// let u = Vector3::new(0.1, 0.0, 0.0);
-/// let g: So3 = Exp::exact().map(&u);
-/// assert_eq!(g, So3::exp(&u));
+/// let g: Se2 = Exp::exact().map(&u);
+/// assert_eq!(g, Se2::exp(&u));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Exp {

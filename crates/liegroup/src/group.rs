@@ -117,10 +117,10 @@ pub fn dexpinv_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize)
     let order = order.min(MAX_SERIES_ORDER);
     let mut term = v.clone();
     let mut acc = v.clone();
-    for k in 1..=order {
+    for (k, &b) in BERNOULLI.iter().enumerate().take(order + 1).skip(1) {
         term = G::bracket(u, &term);
-        if BERNOULLI[k] != 0.0 {
-            acc.add_scaled(c::<G::Scalar>(BERNOULLI[k] * inv_factorial(k)), &term);
+        if b != 0.0 {
+            acc.add_scaled(c::<G::Scalar>(b * inv_factorial(k)), &term);
         }
     }
     acc
@@ -148,9 +148,9 @@ pub fn dexpinv_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize)
 ///
 /// # Example
 /// ```
-/// use liegroup::{LieGroup, So3};
+/// use liegroup::{LieGroup, Se2};
 /// use nalgebra::Vector3;
-/// let g = So3::exp(&Vector3::new(0.1, 0.2, 0.3));
+/// let g = Se2::exp(&Vector3::new(0.1, 0.2, 0.3));
 /// let h = g.compose(&g.inverse());
 /// assert!((h.log()).norm() < 1e-15);
 /// ```

@@ -10,7 +10,7 @@
 //! derivatives survive at the identity).
 //!
 //! Implementing a new group means implementing [`LieGroup`] (seven primitives); the
-//! conformance kit in [`testing`] (feature `testing`) then tells whether the implementation is
+//! conformance kit in `liegroup::testing` (feature `testing`) then tells whether the implementation is
 //! right. See `docs/tutorial-own-group.md`.
 //!
 //! Conventions are fixed once in `docs/notation.md`: left actions, right-trivialized `dexp`,
@@ -24,6 +24,10 @@ mod group;
 mod product;
 mod rn;
 pub mod scalar;
+mod se2;
+mod so2;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod vector_space;
 
 pub use coord::{Cayley, CayleyGroup, CoordinateMap, Exp};
@@ -33,6 +37,8 @@ pub use group::{
     dexp_series, dexpinv_series, dexpinv_series_coefficient,
 };
 pub use rn::{R3, Rn};
+pub use se2::Se2;
+pub use so2::So2;
 pub use vector_space::{StaticVectorSpace, VectorSpace};
 
 /// Re-export of the linear-algebra crate used throughout.

@@ -10,17 +10,17 @@
 //!
 //! # Example
 //! ```
-//! use liegroup::{LieGroup, Se3, So3, VectorSpace};
-//! use nalgebra::{Vector3, Vector6};
-//! // SE(3)^N with N chosen at run time:
+//! use liegroup::{LieGroup, Se2, So2, VectorSpace};
+//! use nalgebra::{Vector1, Vector3};
+//! // SE(2)^N with N chosen at run time:
 //! let n = 4;
-//! let xi = vec![Vector6::new(0.1, 0.0, 0.0, 1.0, 0.0, 0.0); n];
-//! let g: Vec<Se3> = LieGroup::exp(&xi);
+//! let xi = vec![Vector3::new(0.1, 1.0, 0.0); n];
+//! let g: Vec<Se2> = LieGroup::exp(&xi);
 //! assert_eq!(g.len(), n);
-//! assert_eq!(g.log().dim(), 6 * n);
+//! assert_eq!(g.log().dim(), 3 * n);
 //! // A pair product:
-//! let p = <(So3, So3) as LieGroup>::exp(&(Vector3::x(), Vector3::y()));
-//! assert!((p.log().0 - Vector3::x()).norm() < 1e-15);
+//! let p = <(So2, Se2) as LieGroup>::exp(&(Vector1::new(0.5), Vector3::x()));
+//! assert!((p.log().1 - Vector3::x()).norm() < 1e-15);
 //! ```
 
 use crate::coord::CayleyGroup;

@@ -16,7 +16,7 @@ use num_traits::{One, Zero};
 
 /// A real vector space given in coordinates with respect to a fixed basis.
 ///
-/// The inner product [`dot`](VectorSpace::dot) is the Euclidean product of coordinates; it also
+/// The inner product [`inner`](VectorSpace::inner) is the Euclidean product of coordinates; it also
 /// serves as the pairing between a space and its dual when dual elements are written in the
 /// dual basis (as [`LieGroup::coadjoint`](crate::LieGroup::coadjoint) does).
 ///

@@ -1,0 +1,308 @@
+//! Results of the conformance kit: the laws, the report of a passing run and the failure.
+
+use crate::error::LieError;
+use core::fmt;
+
+/// A law checked by the kit. The doc of each variant gives the identity and the `scale` its
+/// error is compared with (tolerance `ulps · ε · scale`, see [`Tolerances`](super::Tolerances));
+/// notation as in the [module docs](super).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Law {
+    /// `d(g·e, g)`, `d(e·g, g)`, `|log e|`; scale `m(g)²`.
+    Identity,
+    /// `d(g·g⁻¹, e)`, `d(g⁻¹·g, e)`, `d((g⁻¹)⁻¹, g)`; scale `m(g)²`.
+    Inverse,
+    /// `d((gh)k, g(hk))`; scale `m(g) m(h) m(k)`.
+    Associativity,
+    /// `d(exp(log g), g)` on every group sample; scale `m(g)² (1 + |log g|)`.
+    ExpLog,
+    /// `|log(exp ξ) − ξ|` for algebra samples with `|ξ| ≤` the log–exp radius; scale
+    /// `m(exp ξ) (1 + |ξ|)`.
+    LogExp,
+    /// `|Ad_{gh} ξ − Ad_g Ad_h ξ|`; scale `m(g) m(h) |ξ|`.
+    AdjointHomomorphism,
+    /// `d(exp(Ad_g ξ), g exp(ξ) g⁻¹)`; scale `m(g)² m(exp ξ) (1 + m(g)|ξ|)`.
+    AdjointConjugation,
+    /// `|D − Ad_g ξ̂|` with `D` the five-point difference quotient of
+    /// `s ↦ log(g exp(s ξ̂) g⁻¹)` at 0, `ξ̂ = ξ/|ξ|`; finite-difference tolerance, scale `m(g)²`.
+    AdjointDifferenceQuotient,
+    /// `|ad(x, y) − [x, y]|`; scale `C |x| |y|`.
+    AdBracket,
+    /// `|[x, y] + [y, x]|`; scale `C |x| |y|`.
+    BracketAntisymmetry,
+    /// `|[ax + by, z] − a[x, z] − b[y, z]|` and the same in the second slot (a = 0.75,
+    /// b = −1.25); scale `C (|x| + |y|) |z|`.
+    BracketBilinearity,
+    /// `|[x, [y, z]] + [y, [z, x]] + [z, [x, y]]|`; scale `C² |x| |y| |z|`.
+    Jacobi,
+    /// `|⟨coadjoint(g, μ), Ad_g ξ⟩ − ⟨μ, ξ⟩|`; scale `m(g)² |μ| |ξ|`.
+    CoadjointDuality,
+    /// `|coadjoint(gh, μ) − coadjoint(g, coadjoint(h, μ))|` and `|coadjoint(e, μ) − μ|`;
+    /// scale `m(g)² m(h)² |μ|`.
+    CoadjointAction,
+    /// `|⟨ad*_x μ, η⟩ − ⟨μ, [x, η]⟩|`; scale `C |x| |μ| |η|`.
+    AdStarDuality,
+    /// `|D − dexp_u v̂|` with `D` the five-point difference quotient of
+    /// `s ↦ log(exp(u + s v̂) exp(u)⁻¹)` at 0; finite-difference tolerance, scale
+    /// `m(exp u)² (1 + |u|)²` (plus the series bound when not `EXACT_DEXP`).
+    DexpDifferenceQuotient,
+    /// `|dexp_u dexp_u⁻¹ v − v|` and `|dexp_u⁻¹ dexp_u v − v|`; scale
+    /// `(|v| + |w|) (1 + C|u|)²`, `w` the intermediate (plus the series bound).
+    DexpInverse,
+    /// `|dexp_u v − dexp_series(u, v, 20)|` and `|dexp_u⁻¹ v − dexpinv_series(u, v, 20)|` for
+    /// `‖ad_u‖_F ≤ 1`, only when `EXACT_DEXP`; scale `|v| (1 + C|u|)`.
+    DexpSeries,
+    /// Dual numbers: `|ε-part of log(exp(u + εv) exp(u)⁻¹) − dexp_u v|`; scale
+    /// `m(exp u)² (1 + |u|) |v|` (plus the series bound).
+    DualDexp,
+    /// Dual numbers: `|ε-part of log(g exp(εw)) − dexp⁻¹_{log g}(Ad_g w)|` on the group
+    /// samples with `|log g| ≤` the dexp radius (the derivative of `log`); scale `m(g)² (1 + |log g|)² |w|` (plus the series
+    /// bound).
+    DualLog,
+    /// Dual numbers: `|ε-part of log(g exp(εξ) g⁻¹) − Ad_g ξ|`; scale `m(g)² |ξ|`.
+    DualAdjoint,
+    /// Dual numbers: `|ε-part of Ad_{exp(εx)} y − [x, y]|`; scale `C |x| |y|`.
+    DualAd,
+    /// Dual numbers: `|ε-part of coadjoint(exp(εx), μ) + ad*_x μ|`; scale `C |x| |μ|`.
+    DualCoadjoint,
+    /// Cayley: `d(cay(0), e)` and `d(cay(−ξ), cay(ξ)⁻¹)`; scale `m(cay ξ)² (1 + |ξ|)`.
+    CayleyInverse,
+    /// Cayley: `|dcay_u dcay_u⁻¹ v − v|` and `|dcay_u⁻¹ dcay_u v − v|`; scale
+    /// `(|v| + |w|) (1 + C|u| + |u|²)`.
+    DcayInverse,
+    /// Cayley: `|D − dcay_u v̂|`, `D` the five-point difference quotient of
+    /// `s ↦ log(cay(u + s v̂) cay(u)⁻¹)`; finite-difference tolerance, scale
+    /// `m(cay u)² (1 + |u|)²`.
+    DcayDifferenceQuotient,
+    /// Cayley, dual numbers: `|ε-part of log(cay(u + εv) cay(u)⁻¹) − dcay_u v|`; scale
+    /// `m(cay u)² (1 + |u|) |v|`.
+    DualDcay,
+}
+
+impl Law {
+    /// A short name, e.g. `"associativity"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Law::Identity => "identity",
+            Law::Inverse => "inverse",
+            Law::Associativity => "associativity",
+            Law::ExpLog => "exp∘log = id",
+            Law::LogExp => "log∘exp = id",
+            Law::AdjointHomomorphism => "Ad homomorphism",
+            Law::AdjointConjugation => "Ad = conjugation",
+            Law::AdjointDifferenceQuotient => "Ad = d/ds conjugation (difference quotient)",
+            Law::AdBracket => "ad = bracket",
+            Law::BracketAntisymmetry => "bracket antisymmetry",
+            Law::BracketBilinearity => "bracket bilinearity",
+            Law::Jacobi => "Jacobi identity",
+            Law::CoadjointDuality => "coadjoint dual to Ad",
+            Law::CoadjointAction => "coadjoint left action",
+            Law::AdStarDuality => "ad* dual to ad",
+            Law::DexpDifferenceQuotient => "dexp = d exp (difference quotient)",
+            Law::DexpInverse => "dexp∘dexp⁻¹ = dexp⁻¹∘dexp = id",
+            Law::DexpSeries => "closed-form dexp = series",
+            Law::DualDexp => "dexp = d exp (dual)",
+            Law::DualLog => "d log = dexp⁻¹∘Ad (dual)",
+            Law::DualAdjoint => "Ad = d conjugation (dual)",
+            Law::DualAd => "ad = d Ad (dual)",
+            Law::DualCoadjoint => "ad* = −d coadjoint (dual)",
+            Law::CayleyInverse => "cay(−ξ) = cay(ξ)⁻¹",
+            Law::DcayInverse => "dcay∘dcay⁻¹ = dcay⁻¹∘dcay = id",
+            Law::DcayDifferenceQuotient => "dcay = d cay (difference quotient)",
+            Law::DualDcay => "dcay = d cay (dual)",
+        }
+    }
+}
+
+impl fmt::Display for Law {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The outcome of one law over all samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckSummary {
+    /// The law.
+    pub law: Law,
+    /// How many comparisons were made.
+    pub evaluations: usize,
+    /// The largest error observed.
+    pub worst_error: f64,
+    /// The largest ratio `error / tolerance` observed (≤ 1 for a passing law).
+    pub worst_ratio: f64,
+}
+
+/// The report of a passing run: every law checked, with its worst error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KitReport {
+    /// The group's type name.
+    pub group: String,
+    /// The number of group samples and algebra samples used.
+    pub samples: (usize, usize),
+    /// One entry per law, in the order checked.
+    pub checks: Vec<CheckSummary>,
+}
+
+impl KitReport {
+    pub(crate) fn new(group: &str, samples: (usize, usize)) -> Self {
+        Self {
+            group: group.to_owned(),
+            samples,
+            checks: Vec::new(),
+        }
+    }
+
+    /// The summary of `law`, if it was checked.
+    #[must_use]
+    pub fn check(&self, law: Law) -> Option<&CheckSummary> {
+        self.checks.iter().find(|s| s.law == law)
+    }
+
+    /// The total number of comparisons.
+    #[must_use]
+    pub fn evaluations(&self) -> usize {
+        self.checks.iter().map(|s| s.evaluations).sum()
+    }
+
+    /// The largest `error / tolerance` over all laws.
+    #[must_use]
+    pub fn worst_ratio(&self) -> f64 {
+        self.checks.iter().fold(0.0, |m, s| m.max(s.worst_ratio))
+    }
+
+    /// Append the checks of another report (e.g. [`check_derivatives`](super::check_derivatives)
+    /// after [`check_group`](super::check_group)).
+    pub fn merge(&mut self, other: KitReport) {
+        for s in other.checks {
+            match self.checks.iter_mut().find(|t| t.law == s.law) {
+                Some(t) => {
+                    t.evaluations += s.evaluations;
+                    t.worst_error = t.worst_error.max(s.worst_error);
+                    t.worst_ratio = t.worst_ratio.max(s.worst_ratio);
+                }
+                None => self.checks.push(s),
+            }
+        }
+    }
+
+    /// Record one comparison; `Err` if `error ≤ tolerance` does not hold (also for NaN).
+    pub(crate) fn record(
+        &mut self,
+        law: Law,
+        error: f64,
+        tolerance: f64,
+        sample: impl FnOnce() -> String,
+    ) -> Result<(), KitFailure> {
+        if error.is_nan() || tolerance.is_nan() || error > tolerance {
+            return Err(KitFailure::Violation {
+                law,
+                sample: sample(),
+                observed: error,
+                tolerance,
+            });
+        }
+        let ratio = if tolerance > 0.0 {
+            error / tolerance
+        } else {
+            0.0
+        };
+        match self.checks.iter_mut().find(|t| t.law == law) {
+            Some(t) => {
+                t.evaluations += 1;
+                t.worst_error = t.worst_error.max(error);
+                t.worst_ratio = t.worst_ratio.max(ratio);
+            }
+            None => self.checks.push(CheckSummary {
+                law,
+                evaluations: 1,
+                worst_error: error,
+                worst_ratio: ratio,
+            }),
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for KitReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}: {} laws, {} comparisons on {} group and {} algebra samples",
+            self.group,
+            self.checks.len(),
+            self.evaluations(),
+            self.samples.0,
+            self.samples.1
+        )?;
+        for s in &self.checks {
+            writeln!(
+                f,
+                "  {:<48} n = {:>4}  worst error {:>9.2e}  ({:>5.1}% of tolerance)",
+                s.law.name(),
+                s.evaluations,
+                s.worst_error,
+                100.0 * s.worst_ratio
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Why the kit rejected a group (or a sample set).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum KitFailure {
+    /// The sample set cannot be used: empty ([`LieError::EmptySampleSet`]) or with elements
+    /// of different sizes ([`LieError::DimensionMismatch`]).
+    InvalidSampleSet(LieError),
+    /// A law does not hold on a sample.
+    Violation {
+        /// The law.
+        law: Law,
+        /// The sample(s) it failed on (labels and `Debug` output).
+        sample: String,
+        /// The observed error.
+        observed: f64,
+        /// The tolerance it exceeded.
+        tolerance: f64,
+    },
+}
+
+impl KitFailure {
+    /// The violated law, if the failure is a violation.
+    #[must_use]
+    pub fn law(&self) -> Option<Law> {
+        match self {
+            KitFailure::Violation { law, .. } => Some(*law),
+            KitFailure::InvalidSampleSet(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for KitFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KitFailure::InvalidSampleSet(e) => write!(f, "invalid sample set: {e}"),
+            KitFailure::Violation {
+                law,
+                sample,
+                observed,
+                tolerance,
+            } => write!(
+                f,
+                "law `{law}` violated: error {observed:e} exceeds tolerance {tolerance:e} on {sample}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for KitFailure {}
+
+impl From<LieError> for KitFailure {
+    fn from(e: LieError) -> Self {
+        KitFailure::InvalidSampleSet(e)
+    }
+}
