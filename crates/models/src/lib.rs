@@ -1,7 +1,7 @@
 //! # models
 //!
 //! Mechanical systems from the literature, in the forms the integrators of this workspace need.
-//! Part 1: **Lagrangian systems on (S²)ⁿ** [LLM09],
+//! Part 1: **Lagrangian systems on (S²)ⁿ** \[LLM09\],
 //!
 //! ```text
 //!   L(q, q̇) = ½ Σᵢⱼ Mᵢⱼ q̇ᵢ·q̇ⱼ − V(q),   qᵢ ∈ S²,  q̇ᵢ = ωᵢ × qᵢ,  ωᵢ·qᵢ = 0,

@@ -189,7 +189,7 @@ impl SphereState {
     }
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, well-mixed 64-bit generator used for
+/// SplitMix64 \[SLF14\]: a tiny, well-mixed 64-bit generator used for
 /// reproducible presets and tests without a dependency on `rand`.
 #[derive(Clone, Debug)]
 pub(crate) struct SplitMix64 {

@@ -184,7 +184,7 @@ impl<P: Potential> SphereSystem<P> {
         }
     }
 
-    /// Solve the Euler–Lagrange equations (2.9)–(2.11) of [LLM09] for the angular accelerations
+    /// Solve the Euler–Lagrange equations (2.9)–(2.11) of \[LLM09\] for the angular accelerations
     /// `ω̇ᵢ` at `(q, ω)`, writing them into `ws.accel`. The one code path shared by the Lie and
     /// the ambient formulations. Returns `V(q)` (computed with the gradient anyway).
     fn solve(&self, q: &[Vector3<f64>], omega: &[Vector3<f64>], ws: &mut Workspace) -> f64 {

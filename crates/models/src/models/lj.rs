@@ -19,7 +19,7 @@ pub const SWITCH_START: f64 = 0.9;
 ///   φ(r²) = 4ε [s⁶ − s³] · S(r²),   s = σ²/r²,
 /// ```
 ///
-/// i.e. `4ε[(σ/r)¹² − (σ/r)⁶]` [Lennard-Jones 1931], with minimum `−ε` at `r = 2^{1/6}σ`.
+/// i.e. `4ε[(σ/r)¹² − (σ/r)⁶]` \[LJ31\], with minimum `−ε` at `r = 2^{1/6}σ`.
 /// Without a cut-off `S ≡ 1`. With a cut-off radius `r_c`, `S` switches the energy off smoothly
 /// between `r_on = 0.9 r_c` ([`SWITCH_START`]) and `r_c`: with `x = r²`,
 /// `t = (x − r_on²)/(r_c² − r_on²)`, `S = 1 − 10t³ + 15t⁴ − 6t⁵` (the quintic smoothstep, `S`,

@@ -9,7 +9,7 @@ use liegroup::scalar::c;
 use nalgebra::{DMatrix, RealField, Vector3};
 
 /// The Kozlov–Harin pair term `φ(c) = −γ c/√(1 − c²) = −γ cot θ`, `c = qᵢ·qⱼ = cos θ`, the
-/// analogue of the Newtonian potential on the sphere [Kozlov & Harin 1992], [LLM09, Ex. 2].
+/// analogue of the Newtonian potential on the sphere \[KH92\], [LLM09, Ex. 2].
 /// `φ′(c) = −γ (1 − c²)^{−3/2}`. Singular at collisions (`c → 1`, attractive) and at antipodal
 /// positions (`c → −1`, repulsive).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,7 +7,7 @@ use crate::system::SphereSystem;
 use crate::terms::LinearPotential;
 use nalgebra::{DMatrix, Vector3};
 
-/// The gravitational acceleration used by the presets, `g = 9.81 m/s²` [CCLMO22, §5], [LLM09].
+/// The gravitational acceleration used by the presets, `g = 9.81 m/s²` [CCLMO22, §5], \[LLM09\].
 pub const G: f64 = 9.81;
 
 /// A chain of `N` spherical pendula (massless rigid links, point masses, ideal spherical
@@ -20,7 +20,7 @@ pub const G: f64 = 9.81;
 ///   Mᵢⱼ = (Σ_{k ≥ max(i,j)} m_k) Lᵢ Lⱼ,      V(q) = Σᵢ Lᵢ g (Σ_{j≥i} mⱼ) u·qᵢ,
 /// ```
 ///
-/// with `u` the unit vector opposite to gravity (`u = e₃` in [CCLMO22]; the hanging equilibrium
+/// with `u` the unit vector opposite to gravity (`u = e₃` in \[CCLMO22\]; the hanging equilibrium
 /// is `qᵢ = −u`). With `u = e₃` these are the matrices of `REFERENCES.md`:
 /// `R(q)` has blocks `Mᵢᵢ I` and `−Mᵢⱼ q̂ᵢq̂ⱼ = Mᵢⱼ q̂ᵢᵀq̂ⱼ`, and
 /// `rᵢ = Σ_{j≠i} Mᵢⱼ|ωⱼ|² q̂ᵢqⱼ − (Σ_{j≥i} mⱼ) g Lᵢ q̂ᵢe₃` is the right-hand side of
