@@ -5,8 +5,8 @@
 
 use homogeneous::LieVectorField;
 use models::{
-    AmbientField, CoupledPendula, DipoleArray, ElasticRod, LennardJones, LieField,
-    NFoldPendulum, Potential, SphereModel, SphereNBody, SphereState,
+    AmbientField, CoupledPendula, DipoleArray, ElasticRod, LennardJones, LieField, NFoldPendulum,
+    Potential, SphereModel, SphereNBody, SphereState,
 };
 use nalgebra::{Vector3, Vector6};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -78,7 +78,12 @@ fn check<M: SphereModel>(model: &M, x: &SphereState) {
         std::hint::black_box(sys.potential().value(&x.q));
     }
     let count = allocations() - before;
-    assert_eq!(count, 0, "{}: {count} allocations in the kernels", model.name());
+    assert_eq!(
+        count,
+        0,
+        "{}: {count} allocations in the kernels",
+        model.name()
+    );
 }
 
 #[test]
@@ -95,7 +100,10 @@ fn kernels_do_not_allocate() {
     let (p, x) = DipoleArray::grid_4x4();
     check(&p, &x);
     let (p, q) = LennardJones::on_icosphere(1, 0.01, Some(0.8)).unwrap();
-    let x = SphereState::new_projected(q.clone(), q.iter().map(|v| v.cross(&Vector3::z())).collect())
-        .unwrap();
+    let x = SphereState::new_projected(
+        q.clone(),
+        q.iter().map(|v| v.cross(&Vector3::z())).collect(),
+    )
+    .unwrap();
     check(&p, &x);
 }
