@@ -32,7 +32,7 @@ fn steps_for(p: u32, base: usize) -> Vec<usize> {
         4 => 2 * base,
         _ => base,
     };
-    (0..5).map(|k| n0 << k).collect()
+    (0..7).map(|k| n0 << k).collect()
 }
 
 fn check_rows(problem_name: &str, rows: &[ConvergenceRow]) {
@@ -57,6 +57,7 @@ fn run_all<A, F>(
     reference: &A::Point,
     distance: impl Fn(&A::Point, &A::Point) -> f64 + Copy,
     base: usize,
+    floor: f64,
 ) -> Vec<ConvergenceRow>
 where
     A: Action<Group: LieGroup<Scalar = f64>, Point: ManifoldPoint<Scalar = f64>>,
@@ -75,7 +76,7 @@ where
                 reference,
                 &steps_for(spec.order, base),
                 distance,
-                1e-13,
+                floor,
             )
             .unwrap_or_else(|e| panic!("{}: {e}", spec.id))
         })
@@ -104,8 +105,11 @@ fn free_rigid_body_on_s2() {
     });
     let y0 = Sphere2::try_new(m0).unwrap();
     let reference = Sphere2::try_new(exact(t_end)).unwrap();
-    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4);
-    check_rows("(a) free rigid body on S², T = 2, exact elliptic solution", &rows);
+    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4, 1e-13);
+    check_rows(
+        "(a) free rigid body on S², T = 2, exact elliptic solution",
+        &rows,
+    );
 }
 
 #[test]
@@ -117,10 +121,15 @@ fn non_autonomous_rotation() {
     let q0 = Vector3::new(0.2, 0.6, -0.3).normalize();
     let y0 = Sphere2::try_new(q0).unwrap();
     let t_end = 2.0;
-    let exact = So3::exp(&(omega * t_end)).compose(&So3::exp(&(beta * t_end))).rotate(&q0);
+    let exact = So3::exp(&(omega * t_end))
+        .compose(&So3::exp(&(beta * t_end)))
+        .rotate(&q0);
     let reference = Sphere2::try_new(exact).unwrap();
-    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4);
-    check_rows("(b) Y' = hat(Ω + exp(tΩ̂)β) Y on S², T = 2, exact solution", &rows);
+    let rows = run_all(&problem, &y0, t_end, &reference, sphere_distance, 4, 1e-13);
+    check_rows(
+        "(b) Y' = hat(Ω + exp(tΩ̂)β) Y on S², T = 2, exact solution",
+        &rows,
+    );
 }
 
 #[test]
@@ -139,14 +148,30 @@ fn two_fold_pendulum_on_ts2_squared() {
     let t_end = 1.0;
     // Reference: the sixth-order RKMK with many more steps than any run below.
     let mut fine = schemes::methods::find("rkmk6").unwrap().stepper();
-    let sol = schemes::integrate(&problem, &mut fine, 0.0, y0, t_end, &schemes::Options::count(4096).save_final())
-        .unwrap();
+    let sol = schemes::integrate(
+        &problem,
+        &mut fine,
+        0.0,
+        y0,
+        t_end,
+        &schemes::Options::count(4096).save_final(),
+    )
+    .unwrap();
     let reference = sol.last().1.clone();
     let dist = |a: &[TangentSphere2; 2], b: &[TangentSphere2; 2]| {
         (0..2)
-            .map(|i| (a[i].q() - b[i].q()).amax().max((a[i].omega() - b[i].omega()).amax()))
+            .map(|i| {
+                (a[i].q() - b[i].q())
+                    .amax()
+                    .max((a[i].omega() - b[i].omega()).amax())
+            })
             .fold(0.0, f64::max)
     };
-    let rows = run_all(&problem, &y0, t_end, &reference, dist, 16);
-    check_rows("(c) 2-fold pendulum on (TS²)², L = m = 1, T = 1, reference RKMK6 with 4096 steps", &rows);
+    // Round-off accumulated over ~10³ steps of this problem (|ω| up to ~6) is ~1e-12: errors
+    // below 1e-11 are not used for the fit.
+    let rows = run_all(&problem, &y0, t_end, &reference, dist, 16, 1e-11);
+    check_rows(
+        "(c) 2-fold pendulum on (TS²)², L = m = 1, T = 1, reference RKMK6 with 4096 steps",
+        &rows,
+    );
 }

@@ -18,7 +18,11 @@ pub fn free_rigid_body_exact(inertia: Vector3<f64>, m0: Vector3<f64>, t: f64) ->
     let lambda = ((i3 - i2) * (m2 - e2 * i1) / (i1 * i2 * i3)).sqrt();
     let k2 = (i2 - i1) * (e2 * i3 - m2) / ((i3 - i2) * (m2 - e2 * i1));
     let (sn, cn, dn) = jacobi_sn_cn_dn(lambda * t, k2);
-    Vector3::new(a * cn, b * sn, c * dn).component_mul(&Vector3::new(m0[0].signum(), 1.0, m0[2].signum()))
+    Vector3::new(a * cn, b * sn, c * dn).component_mul(&Vector3::new(
+        m0[0].signum(),
+        1.0,
+        m0[2].signum(),
+    ))
 }
 
 /// The 2-fold pendulum with L = m = 1 [CCLMO22 §5], written out from REFERENCES.md
@@ -31,8 +35,10 @@ pub fn pendulum2(_t: f64, p: &[TangentSphere2; 2]) -> [Vector6<f64>; 2] {
     let h1 = q1.cross_matrix();
     let h2 = q2.cross_matrix();
     let mut r = Matrix6::zeros();
-    r.fixed_view_mut::<3, 3>(0, 0).copy_from(&(2.0 * Matrix3::identity()));
-    r.fixed_view_mut::<3, 3>(3, 3).copy_from(&Matrix3::identity());
+    r.fixed_view_mut::<3, 3>(0, 0)
+        .copy_from(&(2.0 * Matrix3::identity()));
+    r.fixed_view_mut::<3, 3>(3, 3)
+        .copy_from(&Matrix3::identity());
     let r12 = h1.transpose() * h2;
     r.fixed_view_mut::<3, 3>(0, 3).copy_from(&r12);
     r.fixed_view_mut::<3, 3>(3, 0).copy_from(&r12.transpose());
@@ -45,4 +51,3 @@ pub fn pendulum2(_t: f64, p: &[TangentSphere2; 2]) -> [Vector6<f64>; 2] {
     let pack = |w: Vector3<f64>, v: Vector3<f64>| Vector6::new(w[0], w[1], w[2], v[0], v[1], v[2]);
     [pack(w1, q1.cross(&a1)), pack(w2, q2.cross(&a2))]
 }
-

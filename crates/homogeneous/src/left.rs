@@ -7,7 +7,7 @@ use liegroup::LieGroup;
 /// The action of `G` on itself by left multiplication, `g · p = g p`.
 ///
 /// Its generator is `ξ_G(p) = ξ·p`, represented by the right-trivialized algebra element `ξ`
-/// itself. With this action an ODE on the group is `ṗ = f(t, p)·p`, the setting of [MK98].
+/// itself. With this action an ODE on the group is `ṗ = f(t, p)·p`, the setting of \[MK98\].
 ///
 /// # Example
 /// ```

@@ -25,7 +25,9 @@ mod product;
 mod rn;
 pub mod scalar;
 mod se2;
+pub mod se3;
 mod so2;
+pub mod so3;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod vector_space;
@@ -38,7 +40,9 @@ pub use group::{
 };
 pub use rn::{R3, Rn};
 pub use se2::Se2;
+pub use se3::Se3;
 pub use so2::So2;
+pub use so3::{So3, hat, vee};
 pub use vector_space::{StaticVectorSpace, VectorSpace};
 
 /// Re-export of the linear-algebra crate used throughout.

@@ -27,9 +27,8 @@ pub struct OrderFit {
 /// 1. Points whose error is below `floor` (or not finite or zero) are round-off dominated and
 ///    dropped, as are trailing points where the error stops decreasing (local slope below 30% of
 ///    the median local slope).
-/// 2. From the coarse end, points are dropped as pre-asymptotic while the local slope to the
-///    next point differs by more than 10% from the following local slope, keeping at least three
-///    points.
+/// 2. From the coarse end, points are dropped as pre-asymptotic while the local slope still
+///    changes by more than 0.1 from one interval to the next, keeping at least three points.
 /// 3. The slope is the least-squares fit over the remaining points.
 ///
 /// Returns `None` when fewer than two usable points remain.
@@ -77,7 +76,7 @@ pub fn fit_order(h: &[f64], errors: &[f64], floor: f64) -> Option<OrderFit> {
     while last >= first + 4 {
         let s0 = local_slopes[first];
         let s1 = local_slopes[first + 1];
-        if (s0 - s1).abs() > 0.1 * s1.abs().max(0.5) {
+        if (s0 - s1).abs() > 0.1 {
             pre_asymptotic.push(first);
             first += 1;
         } else {

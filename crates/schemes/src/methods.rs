@@ -68,7 +68,7 @@ impl MethodSpec {
                 AnyStepper::CommutatorFree(CommutatorFree::new(s).named(self.id))
             }
             MethodKind::Rkmk4TwoCommutators => {
-                AnyStepper::TwoCommutators(Rkmk4TwoCommutators::new())
+                AnyStepper::TwoCommutators(Rkmk4TwoCommutators::new().named(self.id))
             }
         }
     }

@@ -21,6 +21,7 @@ use liegroup::{LieGroup, VectorSpace};
 /// state-dependent problems; the convergence tests guard against it.)
 #[derive(Clone, Debug)]
 pub struct Rkmk4TwoCommutators<A: Action> {
+    name: String,
     k: Vec<Algebra<A>>,
     v: Option<Algebra<A>>,
     stats: StepStats,
@@ -37,6 +38,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
     #[must_use]
     pub fn new() -> Self {
         Self {
+            name: "RKMK4 (two commutators)".into(),
             k: Vec::new(),
             v: None,
             stats: StepStats::default(),
@@ -44,9 +46,18 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
     }
 }
 
+impl<A: Action> Rkmk4TwoCommutators<A> {
+    /// Replace the name reported by [`Stepper::name`].
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+}
+
 impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
     fn name(&self) -> String {
-        "RKMK4 (two commutators)".into()
+        self.name.clone()
     }
     fn order(&self) -> u32 {
         4
@@ -75,7 +86,7 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
             self.k = vec![z.clone(); 4];
             self.v = Some(z);
         }
-        let Self { k, v, stats } = self;
+        let Self { k, v, stats, .. } = self;
         let v = v.as_mut().expect("allocated above");
         let half: Scalar<A> = c(0.5);
         let mut eval = |i: usize, ti: Scalar<A>, p: &A::Point, k: &mut [Algebra<A>]| {
