@@ -5,7 +5,7 @@
 use crate::potential::Potential;
 use crate::system::{SphereSystem, Workspace};
 use core::cell::RefCell;
-use homogeneous::LieVectorField;
+use homogeneous::{LieVectorField, TangentSphere2};
 use liegroup::Rn;
 use nalgebra::{Vector3, Vector6};
 
@@ -13,8 +13,29 @@ use nalgebra::{Vector3, Vector6};
 /// action of SE(3)ⁿ on (TS²)ⁿ [CCLMO22, §5]; se(3) coordinates rotation first. See
 /// [`SphereSystem::lie_algebra_field`].
 ///
+/// As a [`LieVectorField`] it serves both power actions of `homogeneous`:
+/// `VecPowerAction<TangentSphereAction>` (points `Vec<TangentSphere2>`, algebra `Vec<Vector6>`,
+/// `n` at run time) and `PowerAction<TangentSphereAction, N>` (arrays).
+///
 /// Holds a [`Workspace`] behind a `RefCell` (evaluation through `&self` is what
 /// [`LieVectorField`] asks for), so it is `!Sync`: use one field per thread.
+///
+/// # Example
+/// ```
+/// use homogeneous::{Action, LieVectorField, TangentSphereAction, VecPowerAction};
+/// use models::{LieField, NFoldPendulum, SphereModel};
+/// use nalgebra::Vector6;
+/// let (p, x0) = NFoldPendulum::convergence_experiment(1);
+/// let f = LieField::new(p.system());
+/// let action = VecPowerAction::new(TangentSphereAction::new());
+/// // One Lie–Euler step y₁ = exp(h f(y₀))·y₀ stays on (TS²)² to round-off.
+/// let y0 = x0.to_tangent_points();
+/// let mut xi = vec![Vector6::zeros(); 2];
+/// f.eval(0.0, &y0, &mut xi);
+/// let xi: Vec<_> = xi.iter().map(|x| x * 0.01).collect();
+/// let y1 = action.act_exp(&xi, &y0);
+/// assert!(y1.iter().all(|p| (p.q().norm() - 1.0).abs() < 1e-15));
+/// ```
 #[derive(Debug)]
 pub struct LieField<'a, P> {
     system: &'a SphereSystem<P>,
@@ -49,6 +70,45 @@ impl<'a, P: Potential> LieField<'a, P> {
     ) {
         let mut ws = self.ws.borrow_mut();
         self.system.lie_algebra_field(q, omega, &mut ws, out);
+    }
+}
+
+impl<P: Potential> LieField<'_, P> {
+    fn eval_points<'p>(
+        &self,
+        points: impl ExactSizeIterator<Item = &'p TangentSphere2<f64>>,
+        out: &mut [Vector6<f64>],
+    ) {
+        let n = self.system.bodies();
+        assert_eq!(points.len(), n, "LieField: state of the wrong length");
+        assert_eq!(out.len(), n, "LieField: output of the wrong length");
+        let mut ws = self.ws.borrow_mut();
+        let mut q = core::mem::take(&mut ws.q);
+        let mut w = core::mem::take(&mut ws.omega);
+        for (i, p) in points.enumerate() {
+            q[i] = *p.q();
+            w[i] = *p.omega();
+        }
+        self.system.lie_algebra_field(&q, &w, &mut ws, out);
+        ws.q = q;
+        ws.omega = w;
+    }
+}
+
+impl<P: Potential> LieVectorField<f64, Vec<TangentSphere2<f64>>, Vec<Vector6<f64>>>
+    for LieField<'_, P>
+{
+    fn eval(&self, _t: f64, p: &Vec<TangentSphere2<f64>>, out: &mut Vec<Vector6<f64>>) {
+        out.resize(p.len(), Vector6::zeros());
+        self.eval_points(p.iter(), out);
+    }
+}
+
+impl<P: Potential, const N: usize> LieVectorField<f64, [TangentSphere2<f64>; N], [Vector6<f64>; N]>
+    for LieField<'_, P>
+{
+    fn eval(&self, _t: f64, p: &[TangentSphere2<f64>; N], out: &mut [Vector6<f64>; N]) {
+        self.eval_points(p.iter(), out);
     }
 }
 

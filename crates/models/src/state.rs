@@ -2,6 +2,7 @@
 //! random states.
 
 use crate::error::{ModelError, same_len, unit};
+use homogeneous::TangentSphere2;
 use liegroup::Rn;
 use nalgebra::{Vector3, Vector6};
 
@@ -124,6 +125,27 @@ impl SphereState {
     #[must_use]
     pub fn bodies(&self) -> usize {
         self.q.len()
+    }
+
+    /// The state as points of TS² (the points of `VecPowerAction<TangentSphereAction>`, for
+    /// the Lie group formulation [`LieField`](crate::LieField)). Not re-validated (built with
+    /// `TangentSphere2::new_unchecked`): a state from [`try_new`](Self::try_new) is on (TS²)ⁿ.
+    #[must_use]
+    pub fn to_tangent_points(&self) -> Vec<TangentSphere2<f64>> {
+        self.q
+            .iter()
+            .zip(&self.omega)
+            .map(|(q, w)| TangentSphere2::new_unchecked(*q, *w))
+            .collect()
+    }
+
+    /// The state stored in points of TS².
+    #[must_use]
+    pub fn from_tangent_points(points: &[TangentSphere2<f64>]) -> Self {
+        Self {
+            q: points.iter().map(|p| *p.q()).collect(),
+            omega: points.iter().map(|p| *p.omega()).collect(),
+        }
     }
 
     /// The ambient coordinates per body, `(qᵢ, ωᵢ) ∈ ℝ⁶`, as points of ℝ⁶ (the state of the

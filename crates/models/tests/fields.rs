@@ -8,6 +8,7 @@
 mod common;
 
 use common::Rng;
+use homogeneous::{Action, LieVectorField, TangentSphereAction, VecPowerAction};
 use models::{
     AmbientField, CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones,
     LieField, NFoldPendulum, Potential, SphereModel, SphereNBody, SphereState, SphereSystem,
@@ -36,7 +37,8 @@ fn random_state(rng: &mut Rng, n: usize, spread: f64, omega_scale: f64) -> Spher
 }
 
 /// For each state: the generator of the SE(3)ⁿ action on (TS²)ⁿ at f(q, ω), i.e.
-/// `(u × q, u × ω + v × q)` [CCLMO22, §5.1], equals the ambient `(q̇, ω̇)` to 1e-12 relative;
+/// `(u × q, u × ω + v × q)` [CCLMO22, §5.1] (written out here, and as computed by
+/// `homogeneous::TangentSphereAction`), equals the ambient `(q̇, ω̇)` to 1e-12 relative;
 /// `ω̇ᵢ·qᵢ = 0`; and the Euler–Lagrange residual `qᵢ × (Σⱼ Mᵢⱼ q̈ⱼ + ∂V/∂qᵢ)` with
 /// `q̈ⱼ = ω̇ⱼ × qⱼ + ωⱼ × (ωⱼ × qⱼ)` vanishes.
 fn check_fields<P: Potential>(name: &str, sys: &SphereSystem<P>, states: &[SphereState]) {
@@ -46,9 +48,24 @@ fn check_fields<P: Potential>(name: &str, sys: &SphereSystem<P>, states: &[Spher
     let mut f = vec![Vector6::zeros(); n];
     let (mut qd, mut wd) = (vec![Vector3::zeros(); n], vec![Vector3::zeros(); n]);
     let mut grad = vec![Vector3::zeros(); n];
+    let action = VecPowerAction::new(TangentSphereAction::<f64>::new());
+    let mut f_vec = Vec::new();
     for x in states {
         lie.eval_slices(&x.q, &x.omega, &mut f);
         amb.eval_slices(&x.q, &x.omega, &mut qd, &mut wd);
+        // The same through the trait on Vec<TangentSphere2>, and the action's own generator.
+        let points = x.to_tangent_points();
+        lie.eval(0.0, &points, &mut f_vec);
+        assert_eq!(f_vec, f, "{name}: LieVectorField differs from eval_slices");
+        let gen_ = action.generator(&f_vec, &points);
+        let scale = (0..n)
+            .map(|i| qd[i].amax().max(wd[i].amax()))
+            .fold(0.0, f64::max);
+        for i in 0..n {
+            let expect = Vector6::new(qd[i].x, qd[i].y, qd[i].z, wd[i].x, wd[i].y, wd[i].z);
+            let e = (gen_[i] - expect).amax();
+            assert!(e <= 1e-12 * scale, "{name}: generator vs ambient: {e:e}");
+        }
         let mut num: f64 = 0.0;
         let mut den: f64 = 0.0;
         for i in 0..n {
