@@ -422,6 +422,72 @@ fn lennard_jones() {
     assert!(dphi.abs() < 1e-12);
 }
 
+/// A user-written potential with a nonlinear site term and a general pair term (the helpers a
+/// model author uses), against its hand-derived gradient.
+mod custom {
+    use liegroup::scalar::c;
+    use models::{PairTerm, Potential, SiteTerm, TermVisitor};
+    use nalgebra::{RealField, Vector3};
+
+    /// φ(q) = (a·q)³ + |q|⁴.
+    pub struct Cubic(pub Vector3<f64>);
+    impl SiteTerm for Cubic {
+        fn value<T: RealField + Copy>(&self, q: &Vector3<T>) -> T {
+            let s = self.0.cast::<T>().dot(q);
+            let r2 = q.norm_squared();
+            s * s * s + r2 * r2
+        }
+    }
+    /// φ(qᵢ, qⱼ) = k (qᵢ × qⱼ)·e₃ + (qᵢ·qⱼ)².
+    pub struct Twist(pub f64);
+    impl PairTerm for Twist {
+        fn value<T: RealField + Copy>(&self, qi: &Vector3<T>, qj: &Vector3<T>) -> T {
+            let d = qi.dot(qj);
+            qi.cross(qj).z * c::<T>(self.0) + d * d
+        }
+    }
+    pub struct Custom;
+    pub const A: [f64; 3] = [0.3, -1.2, 0.7];
+    impl Potential for Custom {
+        fn bodies(&self) -> usize {
+            3
+        }
+        fn visit_terms<V: TermVisitor>(&self, v: &mut V) {
+            for i in 0..3 {
+                v.site(i, &Cubic(Vector3::from(A)));
+            }
+            v.pair(0, 1, &Twist(2.0));
+            v.pair(1, 2, &Twist(-0.5));
+        }
+    }
+}
+
+#[test]
+fn user_written_site_and_pair_terms() {
+    use custom::{A, Custom};
+    let mut rng = Rng::new(8);
+    let a = Vector3::from(A);
+    for _ in 0..5 {
+        let q: Vec<_> = (0..3).map(|_| rng.vec3() * 1.3).collect();
+        let mut hand = vec![Vector3::zeros(); 3];
+        let mut hv = 0.0;
+        for i in 0..3 {
+            let s = a.dot(&q[i]);
+            let r2 = q[i].norm_squared();
+            hv += s.powi(3) + r2 * r2;
+            hand[i] += a * (3.0 * s * s) + q[i] * (4.0 * r2);
+        }
+        for &(i, j, k) in &[(0usize, 1usize, 2.0), (1, 2, -0.5)] {
+            let d = q[i].dot(&q[j]);
+            hv += k * q[i].cross(&q[j]).z + d * d;
+            // ∂/∂qᵢ (qᵢ × qⱼ)·e₃ = qⱼ × e₃, ∂/∂qⱼ = e₃ × qᵢ.
+            hand[i] += q[j].cross(&Vector3::z()) * k + q[j] * (2.0 * d);
+            hand[j] += Vector3::z().cross(&q[i]) * k + q[i] * (2.0 * d);
+        }
+        check("user-written terms", &Custom, &q, hv, &hand, &mut rng, 1e-3);
+    }
+}
+
 /// Hessian–vector products from per-term second derivatives against central differences of the
 /// gradient.
 #[test]
@@ -473,6 +539,8 @@ fn hessian_vector_products() {
     let (d, _) = DipoleArray::grid_4x4();
     let q: Vec<_> = (0..16).map(|_| rng.unit()).collect();
     hv_check("dipoles", d.system().potential(), &q, &mut rng);
+    let q: Vec<_> = (0..3).map(|_| rng.vec3()).collect();
+    hv_check("user-written terms", &custom::Custom, &q, &mut rng);
     let lj = LennardJones::new(vec![1.0; 15], 0.3, 0.3, Some(1.2)).unwrap();
     let q = spread_points(&mut rng, 15, 0.25);
     hv_check("Lennard-Jones", lj.system().potential(), &q, &mut rng);
