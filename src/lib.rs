@@ -6,10 +6,12 @@
 //! - [`liegroup`]: groups and algebras (SO(2), SE(2), SO(3), SE(3), ℝⁿ, products, powers);
 //! - [`homogeneous`]: group actions on manifolds (S², TS², coadjoint orbits, products);
 //! - [`schemes`]: methods as data (Butcher tableaux, commutator-free and Crouch–Grossman
-//!   schemes) and the order-condition checker.
+//!   schemes) and the order-condition checker;
+//! - [`models`]: mechanical systems from the literature (Lagrangian systems on (S²)ⁿ).
 
 #![warn(missing_docs)]
 
 pub use homogeneous;
 pub use liegroup;
+pub use models;
 pub use schemes;
