@@ -22,7 +22,10 @@ fn free_rigid_body(c: &mut Criterion) {
         group.bench_function(BenchmarkId::from_parameter(spec.id), |b| {
             let mut y = y0;
             b.iter(|| {
-                y = stepper.step(&action, &f, 0.0, black_box(&y), black_box(0.01), None).unwrap().y;
+                y = stepper
+                    .step(&action, &f, 0.0, black_box(&y), black_box(0.01), None)
+                    .unwrap()
+                    .y;
             });
             black_box(y);
         });
@@ -34,7 +37,8 @@ fn pendulum(c: &mut Criterion) {
     type Act = PowerAction<TangentSphereAction, 2>;
     let action = Act::new(TangentSphereAction::new());
     let y0 = [
-        TangentSphere2::new_projected(Vector3::new(0.3, 0.0, -1.0), Vector3::new(0.0, 0.2, 0.0)).unwrap(),
+        TangentSphere2::new_projected(Vector3::new(0.3, 0.0, -1.0), Vector3::new(0.0, 0.2, 0.0))
+            .unwrap(),
         TangentSphere2::new_projected(Vector3::new(0.0, 0.2, -1.0), Vector3::zeros()).unwrap(),
     ];
     let mut group = c.benchmark_group("step/pendulum-2-ts2");
@@ -44,7 +48,14 @@ fn pendulum(c: &mut Criterion) {
             let mut y = y0;
             b.iter(|| {
                 y = stepper
-                    .step(&action, &common::pendulum2, 0.0, black_box(&y), black_box(0.01), None)
+                    .step(
+                        &action,
+                        &common::pendulum2,
+                        0.0,
+                        black_box(&y),
+                        black_box(0.01),
+                        None,
+                    )
                     .unwrap()
                     .y;
             });

@@ -19,11 +19,16 @@ fn global_error_follows_the_tolerance() {
         -m.q().component_div(&inertia)
     });
     let tols = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10];
-    println!("{:<8} {:>8} {:>10} {:>9} {:>9} {:>9}", "method", "tol", "error", "accepted", "rejected", "f-evals");
+    println!(
+        "{:<8} {:>8} {:>10} {:>9} {:>9} {:>9}",
+        "method", "tol", "error", "accepted", "rejected", "f-evals"
+    );
     for id in ["rkmk54", "rkmk-bs32", "cf32", "cf43"] {
         let mut errors = Vec::new();
         for &tol in &tols {
-            let mut stepper = schemes::methods::find(id).unwrap().stepper::<RotationAction>();
+            let mut stepper = schemes::methods::find(id)
+                .unwrap()
+                .stepper::<RotationAction>();
             let sol = integrate(
                 &problem,
                 &mut stepper,

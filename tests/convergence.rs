@@ -157,7 +157,7 @@ fn two_fold_pendulum_on_ts2_squared() {
         &schemes::Options::count(4096).save_final(),
     )
     .unwrap();
-    let reference = sol.last().1.clone();
+    let reference = *sol.last().1;
     let dist = |a: &[TangentSphere2; 2], b: &[TangentSphere2; 2]| {
         (0..2)
             .map(|i| {

@@ -65,7 +65,7 @@ pub fn fit_order(h: &[f64], errors: &[f64], floor: f64) -> Option<OrderFit> {
         .get(finite_slopes.len() / 2)
         .copied()
         .unwrap_or(0.0);
-    while last >= 3 && !(local_slopes[last - 2] >= 0.3 * median) {
+    while last >= 3 && (local_slopes[last - 2].is_nan() || local_slopes[last - 2] < 0.3 * median) {
         last -= 1;
         round_off.push(last);
     }

@@ -140,6 +140,12 @@ impl<T: Copy, P> Solution<T, P> {
     }
 }
 
+/// What [`integrate`] returns: the solution, or the failure with the partial solution.
+pub type IntegrationResult<A> = Result<
+    Solution<Scalar<A>, <A as Action>::Point>,
+    Box<IntegrationFailure<Scalar<A>, <A as Action>::Point>>,
+>;
+
 /// A failed integration: the error and everything computed up to the last accepted step.
 #[derive(Clone, Debug)]
 pub struct IntegrationFailure<T, P> {
@@ -175,7 +181,7 @@ pub fn integrate<A, F, S>(
     y0: A::Point,
     t_end: f64,
     options: &Options,
-) -> Result<Solution<Scalar<A>, A::Point>, Box<IntegrationFailure<Scalar<A>, A::Point>>>
+) -> IntegrationResult<A>
 where
     A: Action,
     F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
@@ -224,7 +230,7 @@ pub fn integrate_with_observer<A, F, S, O>(
     t_end: f64,
     options: &Options,
     mut observer: O,
-) -> Result<Solution<Scalar<A>, A::Point>, Box<IntegrationFailure<Scalar<A>, A::Point>>>
+) -> IntegrationResult<A>
 where
     A: Action,
     F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,

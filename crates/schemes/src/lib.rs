@@ -93,7 +93,7 @@ pub use commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, ExpPr
 pub use control::{Controller, ControllerState, StepControl};
 pub use convergence::{ConvergenceRow, OrderFit, fit_order, format_table, measure_order};
 pub use driver::{
-    IntegrationFailure, Options, Save, Solution, Stats, StepSize, integrate,
+    IntegrationFailure, IntegrationResult, Options, Save, Solution, Stats, StepSize, integrate,
     integrate_with_observer,
 };
 pub use error::SchemeError;

@@ -10,6 +10,7 @@ use schemes::methods::{METHODS, MethodKind};
 use schemes::{Options, Problem, StageMatrix, integrate};
 
 type Act = LeftMultiplication<Rn<f64, 3>>;
+type Coefficient = Box<dyn Fn(usize, usize) -> f64>;
 
 /// A non-autonomous, nonlinear test field (so that every node cᵢ and every stage matters).
 fn field(t: f64, y: &Vector3<f64>) -> Vector3<f64> {
@@ -69,7 +70,7 @@ fn every_method_reduces_to_classical_rk_on_rn() {
     for spec in METHODS {
         // The reference: classical RK with the method's (collapsed) tableau.
         let owned;
-        let (a, b, c): (Box<dyn Fn(usize, usize) -> f64>, Vec<f64>, Vec<f64>) = match spec.kind {
+        let (a, b, c): (Coefficient, Vec<f64>, Vec<f64>) = match spec.kind {
             MethodKind::Rkmk(t) | MethodKind::RkmkSeries(t) | MethodKind::ImplicitRkmk(t) => {
                 (Box::new(move |i, j| t.a(i, j)), t.b.to_vec(), t.c.to_vec())
             }
