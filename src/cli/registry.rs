@@ -1,0 +1,706 @@
+//! The models the program knows, their presets, and generic simulation and convergence runs.
+
+use super::CliError;
+use homogeneous::{RotationAction, Sphere2, TangentSphere2, TangentSphereAction, VecPowerAction};
+use models::{
+    CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones, LieField,
+    NFoldPendulum, SphereModel, SphereNBody, SphereState, Symmetry,
+};
+use nalgebra::Vector3;
+use schemes::methods::MethodSpec;
+use schemes::special::jacobi_sn_cn_dn;
+use schemes::{ConvergenceRow, Options, Problem, StepSize, integrate_with_observer};
+use std::time::Instant;
+
+/// Default run parameters of a model preset.
+#[derive(Clone, Copy, Debug)]
+pub struct Defaults {
+    /// Final time of `run`.
+    pub t_end: f64,
+    /// Step of `run`.
+    pub h: f64,
+    /// Final time of `convergence`.
+    pub conv_t_end: f64,
+    /// Step counts of `convergence`.
+    pub conv_steps: [usize; 5],
+}
+
+/// A time series of a scalar quantity.
+#[derive(Clone, Debug)]
+pub struct SeriesData {
+    /// Column name.
+    pub name: String,
+    /// Values at the saved times.
+    pub values: Vec<f64>,
+}
+
+/// The result of `run`.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Model identifier.
+    pub model: String,
+    /// Preset.
+    pub preset: String,
+    /// Method identifier.
+    pub method: String,
+    /// Names of the ambient state coordinates, in the order of `final_state`.
+    pub state_names: Vec<String>,
+    /// Saved times (thinned to at most a few thousand for output).
+    pub t: Vec<f64>,
+    /// Saved ambient states.
+    pub states: Vec<Vec<f64>>,
+    /// Invariant and error series at the saved times.
+    pub series: Vec<SeriesData>,
+    /// The final ambient state (exact, not thinned).
+    pub final_state: Vec<f64>,
+    /// Final time reached.
+    pub t_final: f64,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps.
+    pub rejected: usize,
+    /// Vector-field evaluations.
+    pub f_evals: usize,
+    /// Wall-clock time of the integration in seconds.
+    pub wall_time: f64,
+    /// Initial energy.
+    pub energy0: f64,
+    /// `|E(T) − E₀|/|E₀|` (absolute when `E₀ = 0`).
+    pub final_energy_error: f64,
+    /// The maximum of the same over every step.
+    pub max_energy_error: f64,
+    /// `max ||qᵢ| − 1|` over every step.
+    pub max_unit_length_error: f64,
+    /// `max |qᵢ·ωᵢ|` over every step (models on TS²).
+    pub max_tangency_error: Option<f64>,
+    /// The largest relative change of a conserved momentum component, if the model has one.
+    pub max_momentum_error: Option<f64>,
+}
+
+/// What the registry needs from a model.
+pub trait CliModel: Sync {
+    /// Stable kebab-case identifier.
+    fn id(&self) -> &'static str;
+    /// One line of description with the reference.
+    fn description(&self) -> &'static str;
+    /// Presets `(name, description)`; the first is the default.
+    fn presets(&self) -> Vec<(String, String)>;
+    /// Defaults of a preset.
+    fn defaults(&self, preset: &str) -> Defaults;
+    /// Simulate.
+    fn simulate(
+        &self,
+        preset: &str,
+        method: &MethodSpec,
+        step: &StepSize,
+        t_end: f64,
+    ) -> Result<RunResult, CliError>;
+    /// Observed orders over `steps` against the exact solution or a fine reference run.
+    fn convergence(
+        &self,
+        preset: &str,
+        methods: &[&MethodSpec],
+        steps: &[usize],
+        t_end: f64,
+    ) -> Result<Vec<ConvergenceRow>, CliError>;
+}
+
+/// Every model of the program.
+pub fn models() -> Vec<Box<dyn CliModel>> {
+    vec![
+        Box::new(FreeRigidBody),
+        Box::new(SphereEntry {
+            id: "double-spherical-pendulum",
+            description: "double spherical pendulum on (S²)² [LLM09 §4.1]; m = 1, l = 9.81, g = 9.81",
+            presets: &[("llm09", "the data of REFERENCES.md (E₀ ≈ −270.22)")],
+            build: |_| {
+                Ok((
+                    DoubleSphericalPendulum::lee_leok_mcclamroch()
+                        .as_chain()
+                        .clone(),
+                    DoubleSphericalPendulum::initial_state(),
+                ))
+            },
+            defaults: |_| Defaults {
+                t_end: 10.0,
+                h: 0.01,
+                conv_t_end: 1.0,
+                conv_steps: [8, 16, 32, 64, 128],
+            },
+        }),
+        Box::new(SphereEntry {
+            id: "n-pendulum",
+            description: "N-fold 3D pendulum on (TS²)ᴺ under SE(3)ᴺ [CCLMO22 §5]",
+            presets: &[
+                (
+                    "convergence",
+                    "N = 2, L = m = 1, seeded random start (the convergence experiment)",
+                ),
+                (
+                    "chain-N",
+                    "N = 2…20 links of length 5/N, unit masses, q = e₁, ω = 0 (variable-step study)",
+                ),
+            ],
+            build: |preset| {
+                if preset == "convergence" {
+                    return Ok(NFoldPendulum::convergence_experiment(1));
+                }
+                let n = preset
+                    .strip_prefix("chain-")
+                    .and_then(|s| s.parse::<usize>().ok())
+                    .filter(|n| (1..=200).contains(n))
+                    .ok_or_else(|| {
+                        CliError::Usage(format!(
+                            "unknown preset '{preset}' (use convergence or chain-N)"
+                        ))
+                    })?;
+                Ok(NFoldPendulum::variable_step_experiment(n)?)
+            },
+            defaults: |preset| {
+                if preset == "convergence" {
+                    Defaults {
+                        t_end: 1.0,
+                        h: 0.001,
+                        conv_t_end: 0.1,
+                        conv_steps: [2, 4, 8, 16, 32],
+                    }
+                } else {
+                    Defaults {
+                        t_end: 3.0,
+                        h: 0.001,
+                        conv_t_end: 0.5,
+                        conv_steps: [32, 64, 128, 256, 512],
+                    }
+                }
+            },
+        }),
+        Box::new(SphereEntry {
+            id: "sphere-nbody",
+            description: "three bodies on a sphere with the Kozlov–Harin potential [LLM09 §4.2]",
+            presets: &[("three-body", "a perturbed equilateral triangle")],
+            build: |_| {
+                let (m, x) = SphereNBody::three_body();
+                Ok((m, x))
+            },
+            defaults: |_| Defaults {
+                t_end: 10.0,
+                h: 0.001,
+                conv_t_end: 0.5,
+                conv_steps: [8, 16, 32, 64, 128],
+            },
+        }),
+        Box::new(SphereEntry {
+            id: "coupled-pendula",
+            description: "four spherical pendula coupled by springs [LLM09 §4.3]",
+            presets: &[(
+                "four",
+                "the LLM09 layout (values chosen where digits were lost)",
+            )],
+            build: |_| Ok(CoupledPendula::four_pendula()),
+            defaults: |_| Defaults {
+                t_end: 10.0,
+                h: 0.001,
+                conv_t_end: 0.5,
+                conv_steps: [8, 16, 32, 64, 128],
+            },
+        }),
+        Box::new(SphereEntry {
+            id: "elastic-rod",
+            description: "an elastic rod of 10 elements, clamped at the wall [LLM09 §4.4] (stiff)",
+            presets: &[("llm09", "10 elements, bending stiffness 1000")],
+            build: |_| Ok(ElasticRod::lee_leok_mcclamroch()),
+            defaults: |_| Defaults {
+                t_end: 0.2,
+                h: 1e-5,
+                conv_t_end: 0.002,
+                conv_steps: [8, 16, 32, 64, 128],
+            },
+        }),
+        Box::new(SphereEntry {
+            id: "dipoles",
+            description: "16 magnetic dipoles on a planar 4×4 grid [LLM09 §4.5]",
+            presets: &[("grid-4x4", "one magnet displaced, the others at rest")],
+            build: |_| Ok(DipoleArray::grid_4x4()),
+            defaults: |_| Defaults {
+                t_end: 10.0,
+                h: 0.001,
+                conv_t_end: 0.5,
+                conv_steps: [8, 16, 32, 64, 128],
+            },
+        }),
+        Box::new(SphereEntry {
+            id: "lennard-jones",
+            description: "642 Lennard-Jones molecules on a sphere [LLM09 §4.6]",
+            presets: &[(
+                "icosphere-642",
+                "icosphere layout, two counter-rotating vortices",
+            )],
+            build: |_| Ok(LennardJones::icosphere_642()),
+            defaults: |_| Defaults {
+                t_end: 0.5,
+                h: 0.005,
+                conv_t_end: 0.05,
+                conv_steps: [2, 4, 8, 16, 32],
+            },
+        }),
+    ]
+}
+
+/// Look a model up.
+pub fn find_model(id: &str) -> Result<Box<dyn CliModel>, CliError> {
+    let all = models();
+    let names: Vec<&str> = all.iter().map(|m| m.id()).collect();
+    let known = names.join(", ");
+    all.into_iter()
+        .find(|m| m.id() == id)
+        .ok_or_else(|| CliError::Usage(format!("unknown model '{id}'; known: {known}")))
+}
+
+fn check_preset(model: &dyn CliModel, preset: &str) -> Result<(), CliError> {
+    let presets = model.presets();
+    let ok = presets.iter().any(|(p, _)| {
+        p == preset || (p.ends_with("-N") && preset.starts_with(p.trim_end_matches('N')))
+    });
+    if ok {
+        Ok(())
+    } else {
+        let names: Vec<&str> = presets.iter().map(|(p, _)| p.as_str()).collect();
+        Err(CliError::Usage(format!(
+            "unknown preset '{preset}' for {}; known: {}",
+            model.id(),
+            names.join(", ")
+        )))
+    }
+}
+
+/// One saved sample of a run.
+struct Sample {
+    t: f64,
+    state: Vec<f64>,
+    obs: [f64; 4],
+}
+
+/// At most this many samples are kept for output (evenly thinned by doubling the stride).
+const MAX_SAMPLES: usize = 4000;
+
+fn relative(e: f64, e0: f64) -> f64 {
+    if e0 == 0.0 { e.abs() } else { (e / e0).abs() }
+}
+
+fn options_for(step: &StepSize) -> Options {
+    match step {
+        StepSize::Fixed(h) => Options::fixed(*h),
+        StepSize::Count(n) => Options::count(*n),
+        StepSize::Adaptive(t) => Options::adaptive(t.rtol, t.atol),
+    }
+    .save_final()
+}
+
+/// Quantities observed along a run.
+struct Observation {
+    energy: f64,
+    unit: f64,
+    tangency: Option<f64>,
+    momentum: Option<f64>,
+}
+
+/// Run `stepper` on `problem` and record states and observables.
+#[allow(clippy::too_many_arguments)]
+fn record<A, F>(
+    model: &str,
+    preset: &str,
+    method: &MethodSpec,
+    problem: &Problem<A, F>,
+    y0: A::Point,
+    step: &StepSize,
+    t_end: f64,
+    state_names: Vec<String>,
+    ambient: impl Fn(&A::Point) -> Vec<f64>,
+    observe: impl Fn(&A::Point) -> Observation,
+) -> Result<RunResult, CliError>
+where
+    A: homogeneous::Action<
+            Group: liegroup::LieGroup<Scalar = f64>,
+            Point: homogeneous::ManifoldPoint<Scalar = f64>,
+        >,
+    F: homogeneous::LieVectorField<f64, A::Point, <A::Group as liegroup::LieGroup>::Algebra>,
+{
+    let mut stepper = method.stepper::<A>();
+    let o0 = observe(&y0);
+    let (e0, p0) = (o0.energy, o0.momentum.unwrap_or(0.0));
+    let mut samples: Vec<Sample> = Vec::new();
+    let (mut stride, mut count) = (1usize, 0usize);
+    let (mut max_e, mut max_u, mut max_t, mut max_p) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
+    let has_tan = o0.tangency.is_some();
+    let has_mom = o0.momentum.is_some();
+    let start = Instant::now();
+    let result = integrate_with_observer(
+        problem,
+        &mut stepper,
+        0.0,
+        y0,
+        t_end,
+        &options_for(step),
+        |t, y| {
+            let o = observe(y);
+            let de = relative(o.energy - e0, e0);
+            let dp = o
+                .momentum
+                .map_or(0.0, |p| relative(p - p0, p0.abs().max(1e-300)));
+            max_e = max_e.max(de);
+            max_u = max_u.max(o.unit);
+            max_t = max_t.max(o.tangency.unwrap_or(0.0));
+            max_p = max_p.max(dp);
+            if count % stride == 0 {
+                samples.push(Sample {
+                    t,
+                    state: ambient(y),
+                    obs: [de, o.unit, o.tangency.unwrap_or(0.0), dp],
+                });
+                if samples.len() > MAX_SAMPLES {
+                    let mut i = 0;
+                    samples.retain(|_| {
+                        i += 1;
+                        i % 2 == 1
+                    });
+                    stride *= 2;
+                }
+            }
+            count += 1;
+        },
+    );
+    let wall_time = start.elapsed().as_secs_f64();
+    let sol = result.map_err(|f| CliError::Integration(format!("{}: {}", method.id, f)))?;
+    let (t_final, y_final) = sol.last();
+    let final_obs = observe(y_final);
+    if samples.last().is_none_or(|s| s.t < t_final) {
+        let de = relative(final_obs.energy - e0, e0);
+        let dp = final_obs
+            .momentum
+            .map_or(0.0, |p| relative(p - p0, p0.abs().max(1e-300)));
+        samples.push(Sample {
+            t: t_final,
+            state: ambient(y_final),
+            obs: [de, final_obs.unit, final_obs.tangency.unwrap_or(0.0), dp],
+        });
+    }
+    let obs: Vec<[f64; 4]> = samples.iter().map(|s| s.obs).collect();
+    let mut series = vec![
+        SeriesData {
+            name: "energy_error".into(),
+            values: obs.iter().map(|o| o[0]).collect(),
+        },
+        SeriesData {
+            name: "unit_length_error".into(),
+            values: obs.iter().map(|o| o[1]).collect(),
+        },
+    ];
+    if has_tan {
+        series.push(SeriesData {
+            name: "tangency_error".into(),
+            values: obs.iter().map(|o| o[2]).collect(),
+        });
+    }
+    if has_mom {
+        series.push(SeriesData {
+            name: "momentum_error".into(),
+            values: obs.iter().map(|o| o[3]).collect(),
+        });
+    }
+    Ok(RunResult {
+        model: model.into(),
+        preset: preset.into(),
+        method: method.id.into(),
+        state_names,
+        t: samples.iter().map(|s| s.t).collect(),
+        states: samples.into_iter().map(|s| s.state).collect(),
+        series,
+        final_state: ambient(y_final),
+        t_final,
+        steps: sol.stats.accepted,
+        rejected: sol.stats.rejected,
+        f_evals: sol.stats.work.f_evals,
+        wall_time,
+        energy0: e0,
+        final_energy_error: relative(final_obs.energy - e0, e0),
+        max_energy_error: max_e,
+        max_unit_length_error: max_u,
+        max_tangency_error: has_tan.then_some(max_t),
+        max_momentum_error: has_mom.then_some(max_p),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The free rigid body on S².
+
+/// The free rigid body as a problem on the unit sphere of body angular momentum:
+/// `ṁ = m × I⁻¹m`, i.e. `f(m) = −I⁻¹m` acting by rotation [CCLMO22 §3], [LL76 §37].
+pub struct FreeRigidBody;
+
+impl FreeRigidBody {
+    const INERTIA: [f64; 3] = [1.0, 2.0, 3.0];
+    fn m0() -> Vector3<f64> {
+        Vector3::new(1.2f64.cos(), 0.0, 1.2f64.sin())
+    }
+
+    /// The exact solution (Jacobi elliptic functions) at time `t`.
+    pub fn exact(t: f64) -> Vector3<f64> {
+        let [i1, i2, i3] = Self::INERTIA;
+        let m0 = Self::m0();
+        let m2 = m0.norm_squared();
+        let e2 = m0[0] * m0[0] / i1 + m0[2] * m0[2] / i3;
+        let a = (i1 * (e2 * i3 - m2) / (i3 - i1)).sqrt();
+        let b = (i2 * (e2 * i3 - m2) / (i3 - i2)).sqrt();
+        let c = (i3 * (m2 - e2 * i1) / (i3 - i1)).sqrt();
+        let lambda = ((i3 - i2) * (m2 - e2 * i1) / (i1 * i2 * i3)).sqrt();
+        let k2 = (i2 - i1) * (e2 * i3 - m2) / ((i3 - i2) * (m2 - e2 * i1));
+        let (sn, cn, dn) = jacobi_sn_cn_dn(lambda * t, k2);
+        Vector3::new(a * cn, b * sn, c * dn)
+    }
+
+    fn problem() -> Problem<RotationAction, impl Fn(f64, &Sphere2) -> Vector3<f64>> {
+        let inertia = Vector3::from(Self::INERTIA);
+        Problem::new(RotationAction::new(), move |_t: f64, m: &Sphere2| {
+            -m.q().component_div(&inertia)
+        })
+    }
+}
+
+impl CliModel for FreeRigidBody {
+    fn id(&self) -> &'static str {
+        "free-rigid-body"
+    }
+    fn description(&self) -> &'static str {
+        "free rigid body on the sphere of body angular momentum, I = (1, 2, 3) [CCLMO22 §3]; exact solution [LL76 §37]"
+    }
+    fn presets(&self) -> Vec<(String, String)> {
+        vec![(
+            "s2".into(),
+            "I = (1, 2, 3), m₀ = (cos 1.2, 0, sin 1.2)".into(),
+        )]
+    }
+    fn defaults(&self, _preset: &str) -> Defaults {
+        Defaults {
+            t_end: 20.0,
+            h: 0.01,
+            conv_t_end: 2.0,
+            conv_steps: [8, 16, 32, 64, 128],
+        }
+    }
+    fn simulate(
+        &self,
+        preset: &str,
+        method: &MethodSpec,
+        step: &StepSize,
+        t_end: f64,
+    ) -> Result<RunResult, CliError> {
+        check_preset(self, preset)?;
+        let inertia = Vector3::from(Self::INERTIA);
+        let energy = move |m: &Vector3<f64>| 0.5 * m.component_div(&inertia).dot(m);
+        record(
+            self.id(),
+            preset,
+            method,
+            &Self::problem(),
+            Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?,
+            step,
+            t_end,
+            vec!["m1".into(), "m2".into(), "m3".into()],
+            |p: &Sphere2| p.q().as_slice().to_vec(),
+            move |p: &Sphere2| Observation {
+                energy: energy(p.q()),
+                unit: (p.q().norm() - 1.0).abs(),
+                tangency: None,
+                momentum: None,
+            },
+        )
+    }
+    fn convergence(
+        &self,
+        preset: &str,
+        methods: &[&MethodSpec],
+        steps: &[usize],
+        t_end: f64,
+    ) -> Result<Vec<ConvergenceRow>, CliError> {
+        check_preset(self, preset)?;
+        let problem = Self::problem();
+        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?;
+        let reference = Sphere2::new_unchecked(Self::exact(t_end));
+        methods
+            .iter()
+            .map(|m| {
+                let mut s = m.stepper::<RotationAction>();
+                schemes::measure_order(
+                    &problem,
+                    &mut s,
+                    0.0,
+                    &y0,
+                    t_end,
+                    &reference,
+                    steps,
+                    |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
+                    1e-13,
+                )
+                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id)))
+            })
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lagrangian systems on (S²)ⁿ.
+
+type Build<M> = fn(&str) -> Result<(M, SphereState), CliError>;
+
+/// A model on (TS²)ⁿ from the `models` crate, integrated as a Lie group problem under SE(3)ⁿ.
+pub struct SphereEntry<M> {
+    id: &'static str,
+    description: &'static str,
+    presets: &'static [(&'static str, &'static str)],
+    build: Build<M>,
+    defaults: fn(&str) -> Defaults,
+}
+
+type TsAction = VecPowerAction<TangentSphereAction>;
+
+fn ts_ambient(p: &Vec<TangentSphere2>) -> Vec<f64> {
+    let mut v = Vec::with_capacity(6 * p.len());
+    for x in p {
+        v.extend_from_slice(x.q().as_slice());
+        v.extend_from_slice(x.omega().as_slice());
+    }
+    v
+}
+
+fn ts_names(n: usize) -> Vec<String> {
+    let mut names = Vec::with_capacity(6 * n);
+    for i in 1..=n {
+        for c in ["q", "w"] {
+            for k in 1..=3 {
+                names.push(format!("{c}{i}_{k}"));
+            }
+        }
+    }
+    names
+}
+
+/// Run a (TS²)ⁿ model with a Lie group method; also used by the reproductions.
+pub fn simulate_sphere<M: SphereModel>(
+    id: &str,
+    preset: &str,
+    model: &M,
+    x0: &SphereState,
+    method: &MethodSpec,
+    step: &StepSize,
+    t_end: f64,
+) -> Result<RunResult, CliError> {
+    let sys = model.system();
+    let problem = Problem::new(
+        TsAction::new(TangentSphereAction::new()),
+        LieField::new(sys),
+    );
+    let symmetry = model.symmetry();
+    let observe = |p: &Vec<TangentSphere2>| {
+        let q: Vec<Vector3<f64>> = p.iter().map(|x| *x.q()).collect();
+        let w: Vec<Vector3<f64>> = p.iter().map(|x| *x.omega()).collect();
+        let momentum = match symmetry {
+            Symmetry::None => None,
+            Symmetry::Axial(axis) => Some(sys.angular_momentum(&q, &w).dot(&axis)),
+            Symmetry::Full => Some(sys.angular_momentum(&q, &w).norm()),
+        };
+        Observation {
+            energy: sys.energy(&q, &w),
+            unit: models::unit_length_error(&q),
+            tangency: Some(models::tangency_error(&q, &w)),
+            momentum,
+        }
+    };
+    record(
+        id,
+        preset,
+        method,
+        &problem,
+        x0.to_tangent_points(),
+        step,
+        t_end,
+        ts_names(x0.bodies()),
+        ts_ambient,
+        observe,
+    )
+}
+
+impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+    fn description(&self) -> &'static str {
+        self.description
+    }
+    fn presets(&self) -> Vec<(String, String)> {
+        self.presets
+            .iter()
+            .map(|(a, b)| ((*a).to_string(), (*b).to_string()))
+            .collect()
+    }
+    fn defaults(&self, preset: &str) -> Defaults {
+        (self.defaults)(preset)
+    }
+    fn simulate(
+        &self,
+        preset: &str,
+        method: &MethodSpec,
+        step: &StepSize,
+        t_end: f64,
+    ) -> Result<RunResult, CliError> {
+        check_preset(self, preset)?;
+        let (model, x0) = (self.build)(preset)?;
+        simulate_sphere(self.id, preset, &model, &x0, method, step, t_end)
+    }
+    fn convergence(
+        &self,
+        preset: &str,
+        methods: &[&MethodSpec],
+        steps: &[usize],
+        t_end: f64,
+    ) -> Result<Vec<ConvergenceRow>, CliError> {
+        check_preset(self, preset)?;
+        let (model, x0) = (self.build)(preset)?;
+        let sys = model.system();
+        let problem = Problem::new(
+            TsAction::new(TangentSphereAction::new()),
+            LieField::new(sys),
+        );
+        let y0 = x0.to_tangent_points();
+        // Reference: the sixth-order RKMK with 8× the finest step count of the study.
+        let n_ref = 8 * steps.iter().copied().max().unwrap_or(1).max(64);
+        let mut fine = schemes::methods::find("rkmk6")?.stepper::<TsAction>();
+        let reference = schemes::integrate(
+            &problem,
+            &mut fine,
+            0.0,
+            y0.clone(),
+            t_end,
+            &Options::count(n_ref).save_final(),
+        )
+        .map_err(|f| CliError::Integration(format!("reference run: {f}")))?
+        .last()
+        .1
+        .clone();
+        let dist = |a: &Vec<TangentSphere2>, b: &Vec<TangentSphere2>| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x.q() - y.q()).amax().max((x.omega() - y.omega()).amax()))
+                .fold(0.0, f64::max)
+        };
+        methods
+            .iter()
+            .map(|m| {
+                let mut s = m.stepper::<TsAction>();
+                schemes::measure_order(
+                    &problem, &mut s, 0.0, &y0, t_end, &reference, steps, dist, 1e-11,
+                )
+                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id)))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,593 @@
+//! `lie-integrators`: the experiments program.
+//!
+//! ```text
+//! cargo run --release                     # reproduce all --quick into ./out, with a summary
+//! cargo run --release -- list [--json]
+//! cargo run --release -- run <model> --method <m> (--h <h> | --rtol <r> --atol <a>) --t-end <T>
+//!                            [--preset <p>] [--out DIR] [--json] [--force]
+//! cargo run --release -- convergence <model> --methods a,b,… [--steps 8,16,…] [--t-end T] [--json]
+//! cargo run --release -- reproduce [<experiment>|all] [--quick] [--out DIR] [--force]
+//! ```
+//!
+//! Bad input prints one line on stderr and exits with code 2.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use cli::output::{Plot, Scale, Series, write_csv};
+use cli::registry::{RunResult, find_model, models};
+use cli::report::{Section, Table, write_report};
+use cli::{CliError, prepare_out_dir};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "lie-integrators",
+    version,
+    about = "Lie group integrators: simulations, convergence studies and paper reproductions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List models (with presets), methods (order, reference) and experiments.
+    List {
+        /// One JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Simulate a model with a method; write the trajectory and invariants (CSV, SVG).
+    Run {
+        /// Model identifier (see `list`).
+        model: String,
+        /// Method identifier (see `list`).
+        #[arg(long)]
+        method: String,
+        /// Fixed step size.
+        #[arg(long, conflicts_with_all = ["rtol", "atol"], allow_negative_numbers = true)]
+        h: Option<f64>,
+        /// Relative tolerance (adaptive steps; needs an embedded pair).
+        #[arg(long, requires = "atol", allow_negative_numbers = true)]
+        rtol: Option<f64>,
+        /// Absolute tolerance (adaptive steps).
+        #[arg(long, requires = "rtol", allow_negative_numbers = true)]
+        atol: Option<f64>,
+        /// Final time (default: the preset's).
+        #[arg(long, allow_negative_numbers = true)]
+        t_end: Option<f64>,
+        /// Preset (default: the model's first).
+        #[arg(long)]
+        preset: Option<String>,
+        /// Output folder for CSV and SVG files.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print one JSON object on stdout instead of the text summary.
+        #[arg(long)]
+        json: bool,
+        /// Overwrite existing output files.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Observed orders of convergence (table and log–log plot).
+    Convergence {
+        /// Model identifier.
+        model: String,
+        /// Comma-separated method identifiers.
+        #[arg(long)]
+        methods: String,
+        /// Comma-separated step counts (default: the preset's).
+        #[arg(long)]
+        steps: Option<String>,
+        /// Final time (default: the preset's).
+        #[arg(long, allow_negative_numbers = true)]
+        t_end: Option<f64>,
+        /// Preset.
+        #[arg(long)]
+        preset: Option<String>,
+        /// Output folder for the CSV and the plot.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// One JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Overwrite existing output files.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Reproduce the experiments of the papers (CSV, SVG, out/report.html).
+    Reproduce {
+        /// An experiment identifier or `all`.
+        #[arg(default_value = "all")]
+        experiment: String,
+        /// Shorter horizons and fewer points (under 2 minutes for `all`).
+        #[arg(long)]
+        quick: bool,
+        /// Output folder.
+        #[arg(long, default_value = "out")]
+        out: PathBuf,
+        /// Overwrite existing output files.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let msg = e.to_string();
+            let first = msg
+                .lines()
+                .next()
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ");
+            eprintln!("error: {first}");
+            return ExitCode::from(2);
+        }
+    };
+    let command = cli.command.unwrap_or(Command::Reproduce {
+        experiment: "all".into(),
+        quick: true,
+        out: PathBuf::from("out"),
+        force: true,
+    });
+    match dispatch(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::List { json } => list(json),
+        Command::Run {
+            model,
+            method,
+            h,
+            rtol,
+            atol,
+            t_end,
+            preset,
+            out,
+            json,
+            force,
+        } => run(
+            &model,
+            &method,
+            h,
+            rtol.zip(atol),
+            t_end,
+            preset,
+            out,
+            json,
+            force,
+        ),
+        Command::Convergence {
+            model,
+            methods,
+            steps,
+            t_end,
+            preset,
+            out,
+            json,
+            force,
+        } => convergence(
+            &model,
+            &methods,
+            steps.as_deref(),
+            t_end,
+            preset,
+            out,
+            json,
+            force,
+        ),
+        Command::Reproduce {
+            experiment,
+            quick,
+            out,
+            force,
+        } => reproduce(&experiment, quick, &out, force),
+    }
+}
+
+fn list(json: bool) -> Result<(), CliError> {
+    let ms = models();
+    let exps = cli::experiments::experiments();
+    if json {
+        let v = json!({
+            "models": ms.iter().map(|m| json!({
+                "id": m.id(),
+                "description": m.description(),
+                "presets": m.presets().iter().map(|(p, d)| json!({"name": p, "description": d})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "methods": schemes::methods::METHODS.iter().map(|m| json!({
+                "id": m.id,
+                "order": m.order,
+                "embedded_order": m.embedded_order,
+                "reference": m.reference,
+                "description": m.description,
+            })).collect::<Vec<_>>(),
+            "experiments": exps.iter().map(|e| json!({"id": e.id, "description": e.description})).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    println!("Models:");
+    for m in &ms {
+        println!("  {:<28} {}", m.id(), m.description());
+        for (p, d) in m.presets() {
+            println!("  {:<28}   preset {p}: {d}", "");
+        }
+    }
+    println!("\nMethods:");
+    for m in schemes::methods::METHODS {
+        let emb = m
+            .embedded_order
+            .map(|e| format!("({e})"))
+            .unwrap_or_default();
+        println!(
+            "  {:<16} order {}{:<4} {:<10} {}",
+            m.id, m.order, emb, m.reference, m.description
+        );
+    }
+    println!("\nExperiments (reproduce <id> | all):");
+    for e in &exps {
+        println!("  {:<24} {}", e.id, e.description);
+    }
+    Ok(())
+}
+
+fn positive(name: &str, x: f64) -> Result<f64, CliError> {
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(CliError::Usage(format!(
+            "{name} must be positive and finite, got {x}"
+        )))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    model_id: &str,
+    method_id: &str,
+    h: Option<f64>,
+    tol: Option<(f64, f64)>,
+    t_end: Option<f64>,
+    preset: Option<String>,
+    out: Option<PathBuf>,
+    json: bool,
+    force: bool,
+) -> Result<(), CliError> {
+    let model = find_model(model_id)?;
+    let method = schemes::methods::find(method_id).map_err(|e| CliError::Usage(e.to_string()))?;
+    let preset = preset.unwrap_or_else(|| model.presets()[0].0.clone());
+    let defaults = model.defaults(&preset);
+    let step = match (h, tol) {
+        (Some(h), _) => schemes::StepSize::Fixed(positive("--h", h)?),
+        (None, Some((r, a))) => {
+            positive("--rtol", r)?;
+            positive("--atol", a)?;
+            if method.embedded_order.is_none() {
+                return Err(CliError::Usage(format!(
+                    "method '{method_id}' has no embedded error estimate; use --h or a pair (rkmk54, rkmk-bs32, cf32, cf43)"
+                )));
+            }
+            schemes::StepSize::Adaptive(schemes::Tolerance { rtol: r, atol: a })
+        }
+        (None, None) => schemes::StepSize::Fixed(defaults.h),
+    };
+    let t_end = positive("--t-end", t_end.unwrap_or(defaults.t_end))?;
+    let stem = format!("{model_id}-{method_id}");
+    let files = [
+        format!("{stem}.csv"),
+        format!("{stem}-invariants.svg"),
+        format!("{stem}-states.svg"),
+    ];
+    let out_dir = match &out {
+        Some(d) => Some(prepare_out_dir(
+            d,
+            force,
+            &files.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?),
+        None => None,
+    };
+    let spinner = spinner(!json, &format!("{model_id} with {method_id}"));
+    let r = model.simulate(&preset, method, &step, t_end)?;
+    spinner.finish_and_clear();
+    if let Some(dir) = &out_dir {
+        write_run_files(dir, &stem, &r)?;
+    }
+    if json {
+        println!("{}", run_json(&r));
+    } else {
+        print_run(&r, out_dir.as_deref());
+    }
+    Ok(())
+}
+
+fn spinner(show: bool, msg: &str) -> ProgressBar {
+    let pb = ProgressBar::new_spinner();
+    if !show || !std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        pb.set_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("valid template"),
+        );
+        pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
+    pb.set_message(msg.to_string());
+    pb
+}
+
+fn run_json(r: &RunResult) -> serde_json::Value {
+    json!({
+        "model": r.model,
+        "preset": r.preset,
+        "method": r.method,
+        "t_final": r.t_final,
+        "final_state": r.final_state,
+        "state_layout": r.state_names,
+        "steps": r.steps,
+        "rejected_steps": r.rejected,
+        "f_evaluations": r.f_evals,
+        "wall_time_s": r.wall_time,
+        "energy0": r.energy0,
+        "final_energy_error": r.final_energy_error,
+        "max_energy_error": r.max_energy_error,
+        "max_unit_length_error": r.max_unit_length_error,
+        "max_tangency_error": r.max_tangency_error,
+        "max_momentum_error": r.max_momentum_error,
+    })
+}
+
+fn print_run(r: &RunResult, out: Option<&Path>) {
+    println!(
+        "{} ({}) with {}: t = {} after {} steps ({} rejected), {} f-evaluations, {:.3} s",
+        r.model, r.preset, r.method, r.t_final, r.steps, r.rejected, r.f_evals, r.wall_time
+    );
+    println!(
+        "  energy E₀ = {:.10e}; relative error final {:.2e}, max {:.2e}",
+        r.energy0, r.final_energy_error, r.max_energy_error
+    );
+    println!("  max unit-length error {:.2e}", r.max_unit_length_error);
+    if let Some(t) = r.max_tangency_error {
+        println!("  max tangency error {t:.2e}");
+    }
+    if let Some(p) = r.max_momentum_error {
+        println!("  max relative momentum error {p:.2e}");
+    }
+    if let Some(d) = out {
+        println!("  files written to {}", d.display());
+    }
+}
+
+fn write_run_files(dir: &Path, stem: &str, r: &RunResult) -> Result<(), CliError> {
+    let mut header = vec!["t".to_string()];
+    header.extend(r.state_names.iter().cloned());
+    header.extend(r.series.iter().map(|s| s.name.clone()));
+    let rows: Vec<Vec<f64>> = (0..r.t.len())
+        .map(|i| {
+            std::iter::once(r.t[i])
+                .chain(r.states[i].iter().copied())
+                .chain(r.series.iter().map(|s| s.values[i]))
+                .collect()
+        })
+        .collect();
+    write_csv(&dir.join(format!("{stem}.csv")), &header, &rows)?;
+    let inv: Vec<Series> = r
+        .series
+        .iter()
+        .map(|s| {
+            Series::new(
+                s.name.clone(),
+                r.t.iter().copied().zip(s.values.iter().copied()).collect(),
+            )
+        })
+        .collect();
+    Plot {
+        title: &format!("{} / {}: invariants", r.model, r.method),
+        x_label: "t",
+        y_label: "error",
+        x_scale: Scale::Linear,
+        y_scale: Scale::Log,
+        markers: false,
+    }
+    .write(&dir.join(format!("{stem}-invariants.svg")), &inv)?;
+    let shown = r.state_names.len().min(6);
+    let st: Vec<Series> = (0..shown)
+        .map(|k| {
+            Series::new(
+                r.state_names[k].clone(),
+                r.t.iter()
+                    .copied()
+                    .zip(r.states.iter().map(|s| s[k]))
+                    .collect(),
+            )
+        })
+        .collect();
+    Plot {
+        title: &format!("{} / {}: state", r.model, r.method),
+        x_label: "t",
+        y_label: "coordinate",
+        x_scale: Scale::Linear,
+        y_scale: Scale::Linear,
+        markers: false,
+    }
+    .write(&dir.join(format!("{stem}-states.svg")), &st)?;
+    Ok(())
+}
+
+fn parse_list<T: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<T>, CliError> {
+    let items: Result<Vec<T>, _> = s.split(',').map(|x| x.trim().parse::<T>()).collect();
+    let empty_item = s.split(',').any(|x| x.trim().is_empty());
+    match items {
+        Ok(v) if !v.is_empty() && !empty_item => Ok(v),
+        _ => Err(CliError::Usage(format!(
+            "malformed {what} list '{s}' (expected comma-separated values)"
+        ))),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn convergence(
+    model_id: &str,
+    methods: &str,
+    steps: Option<&str>,
+    t_end: Option<f64>,
+    preset: Option<String>,
+    out: Option<PathBuf>,
+    json: bool,
+    force: bool,
+) -> Result<(), CliError> {
+    let model = find_model(model_id)?;
+    let preset = preset.unwrap_or_else(|| model.presets()[0].0.clone());
+    let ids: Vec<String> = parse_list(methods, "method")?;
+    let specs = ids
+        .iter()
+        .map(|id| schemes::methods::find(id).map_err(|e| CliError::Usage(e.to_string())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let defaults = model.defaults(&preset);
+    let steps: Vec<usize> = match steps {
+        Some(s) => parse_list(s, "step-count")?,
+        None => defaults.conv_steps.to_vec(),
+    };
+    if steps.contains(&0) || steps.len() < 2 || steps.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(CliError::Usage(
+            "--steps needs at least two increasing positive step counts".into(),
+        ));
+    }
+    let t_end = positive("--t-end", t_end.unwrap_or(defaults.conv_t_end))?;
+    let files = [
+        format!("convergence-{model_id}.csv"),
+        format!("convergence-{model_id}.svg"),
+    ];
+    let out_dir = match &out {
+        Some(d) => Some(prepare_out_dir(
+            d,
+            force,
+            &files.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?),
+        None => None,
+    };
+    let spinner = spinner(!json, &format!("convergence of {model_id}"));
+    let rows = model.convergence(&preset, &specs, &steps, t_end)?;
+    spinner.finish_and_clear();
+    if let Some(dir) = &out_dir {
+        let mut csv = Vec::new();
+        let mut series = Vec::new();
+        for r in &rows {
+            for (h, e) in r.h.iter().zip(&r.errors) {
+                csv.push(vec![f64::from(r.expected_order), *h, *e]);
+            }
+            series.push(Series::new(
+                r.method.clone(),
+                r.h.iter().copied().zip(r.errors.iter().copied()).collect(),
+            ));
+        }
+        write_csv(
+            &dir.join(&files[0]),
+            &["expected_order".into(), "h".into(), "error".into()],
+            &csv,
+        )?;
+        Plot {
+            title: &format!("{model_id}: error at T = {t_end}"),
+            x_label: "h",
+            y_label: "error",
+            x_scale: Scale::Log,
+            y_scale: Scale::Log,
+            markers: true,
+        }
+        .write(&dir.join(&files[1]), &series)?;
+    }
+    if json {
+        let v = json!({
+            "model": model_id,
+            "preset": preset,
+            "t_end": t_end,
+            "steps": steps,
+            "methods": rows.iter().map(|r| json!({
+                "method": r.method,
+                "expected_order": r.expected_order,
+                "observed_order": r.observed_order(),
+                "h": r.h,
+                "errors": r.errors,
+                "points_used": r.fit.as_ref().map(|f| f.used.clone()),
+                "pre_asymptotic": r.fit.as_ref().map(|f| f.pre_asymptotic.clone()),
+                "round_off": r.fit.as_ref().map(|f| f.round_off.clone()),
+            })).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+    } else {
+        println!("{model_id} ({preset}), T = {t_end}, steps {steps:?}");
+        print!("{}", schemes::format_table(&rows));
+    }
+    Ok(())
+}
+
+fn reproduce(which: &str, quick: bool, out: &Path, force: bool) -> Result<(), CliError> {
+    let all = cli::experiments::experiments();
+    let chosen: Vec<_> = if which == "all" {
+        all.iter().collect()
+    } else {
+        let e = all.iter().find(|e| e.id == which).ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|e| e.id).collect();
+            CliError::Usage(format!(
+                "unknown experiment '{which}'; known: all, {}",
+                names.join(", ")
+            ))
+        })?;
+        vec![e]
+    };
+    let mut names: Vec<&str> = chosen.iter().map(|e| e.id).collect();
+    names.push("report.html");
+    let dir = prepare_out_dir(out, force, &names)?;
+    let bar = ProgressBar::new(chosen.len() as u64);
+    if std::io::stderr().is_terminal() {
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} ({elapsed})")
+                .expect("valid template"),
+        );
+    } else {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let mut sections: Vec<Section> = Vec::new();
+    let mut summary = Table::new(&["experiment", "time (s)", "result"]);
+    for e in &chosen {
+        bar.set_message(e.id);
+        let start = std::time::Instant::now();
+        let sec = e.run(&dir, quick)?;
+        summary.row(vec![
+            e.id.to_string(),
+            format!("{:.1}", start.elapsed().as_secs_f64()),
+            sec.summary.clone(),
+        ]);
+        sections.push(sec);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let title = if quick {
+        "lie-integrators: paper reproductions (quick)"
+    } else {
+        "lie-integrators: paper reproductions"
+    };
+    let report = write_report(&dir, title, &sections, &summary)?;
+    println!("{}", summary.to_text());
+    println!("report: {}", report.display());
+    Ok(())
+}
