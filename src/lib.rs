@@ -15,3 +15,13 @@ pub use homogeneous;
 pub use liegroup;
 pub use models;
 pub use schemes;
+
+/// The tutorial `docs/tutorial-own-group.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/tutorial-own-group.md")]
+pub struct TutorialOwnGroup;
+
+/// The README's usage example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct Readme;

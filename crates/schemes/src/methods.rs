@@ -48,9 +48,19 @@ pub struct MethodSpec {
 }
 
 impl MethodSpec {
-    /// A stepper for this method on the action `A`.
+    /// A stepper for this method on the action `A`. Embedded commutator-free pairs measure
+    /// their error in ambient coordinates ([`AmbientDistance`], which needs
+    /// `A::Point: ManifoldPoint`); see [`stepper_with_distance`](Self::stepper_with_distance)
+    /// for points without ambient coordinates (e.g. a user's group acting on itself).
     #[must_use]
     pub fn stepper<A: Action>(&self) -> AnyStepper<A> {
+        self.stepper_with_distance(AmbientDistance)
+    }
+
+    /// A stepper whose embedded commutator-free pairs measure their error with `distance`
+    /// (e.g. [`GroupLogDistance`](crate::GroupLogDistance) for a group acting on itself).
+    #[must_use]
+    pub fn stepper_with_distance<A: Action, D>(&self, distance: D) -> AnyStepper<A, D> {
         let named = |t: &ButcherTableau, map: Exp| -> Rkmk<A, Exp> {
             Rkmk::new(t, map)
                 .expect("catalogue tableaux listed as explicit are explicit")
@@ -65,7 +75,7 @@ impl MethodSpec {
                 AnyStepper::Implicit(ImplicitRkmk::exp(t).named(self.id))
             }
             MethodKind::CommutatorFree(s) => {
-                AnyStepper::CommutatorFree(CommutatorFree::new(s).named(self.id))
+                AnyStepper::CommutatorFree(CommutatorFree::new(s).named(self.id).with_distance(distance))
             }
             MethodKind::Rkmk4TwoCommutators => {
                 AnyStepper::TwoCommutators(Rkmk4TwoCommutators::new().named(self.id))
