@@ -11,7 +11,11 @@ fn fmt_coef(x: f64) -> String {
         let num = x * f64::from(den);
         if (num - num.round()).abs() < 1e-12 && num.round().abs() < 1e6 {
             let n = num.round() as i64;
-            return if den == 1 { format!("{n}") } else { format!("{n}/{den}") };
+            return if den == 1 {
+                format!("{n}")
+            } else {
+                format!("{n}/{den}")
+            };
         }
     }
     format!("{x:.16}")
@@ -46,7 +50,17 @@ fn generate() -> String {
         match m.kind {
             MethodKind::Rkmk(t) | MethodKind::RkmkSeries(t) | MethodKind::ImplicitRkmk(t) => {
                 let n = t.c.len();
-                let _ = writeln!(s, "Butcher tableau {} ({} stages, {}):\n", t.name, n, if t.is_explicit() { "explicit" } else { "implicit" });
+                let _ = writeln!(
+                    s,
+                    "Butcher tableau {} ({} stages, {}):\n",
+                    t.name,
+                    n,
+                    if t.is_explicit() {
+                        "explicit"
+                    } else {
+                        "implicit"
+                    }
+                );
                 let _ = writeln!(s, "```text");
                 for i in 0..n {
                     let row: Vec<String> = (0..n).map(|j| fmt_coef(t.a(i, j))).collect();

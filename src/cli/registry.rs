@@ -434,7 +434,7 @@ where
 // The free rigid body on S².
 
 /// The free rigid body as a problem on the unit sphere of body angular momentum:
-/// `ṁ = m × I⁻¹m`, i.e. `f(m) = −I⁻¹m` acting by rotation [CCLMO22 §3], [LL76 §37].
+/// `ṁ = m × I⁻¹m`, i.e. `f(m) = −I⁻¹m` acting by rotation \[CCLMO22 §3\], \[LL76 §37\].
 pub struct FreeRigidBody;
 
 impl FreeRigidBody {

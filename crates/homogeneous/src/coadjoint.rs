@@ -31,13 +31,13 @@ use num_traits::One;
 ///
 /// # Lie–Poisson systems: the heavy top
 /// A Lie–Poisson system `μ̇ = ad*_{∂H/∂μ} μ` on 𝔤* (left-reduced, body frame)
-/// [HLW06, §VII.5], [CCLMO22, §3] is the Lie group vector field
+/// \[HLW06, §VII.5\], \[CCLMO22, §3\] is the Lie group vector field
 ///
 /// ```text
 ///     f(μ) = −∂H/∂μ   with the coadjoint action:   f(μ)_{𝔤*}(μ) = −ad*_{−∂H/∂μ} μ = ad*_{∂H/∂μ} μ.
 /// ```
 ///
-/// The heavy top [CCLMO22, §3.4], \[BC10\] on se(3)* has μ = (Π, Γ) (body angular momentum,
+/// The heavy top \[CCLMO22, §3.4\], \[BC10\] on se(3)* has μ = (Π, Γ) (body angular momentum,
 /// direction of gravity in the body frame `Γ = Rᵀe₃`), `H(Π, Γ) = ½ Π·J⁻¹Π + m g Γ·χ` (J the
 /// inertia about the fixed point, χ the body centre of mass), so
 /// `f(Π, Γ) = −(J⁻¹Π, m g χ)` and the generator gives

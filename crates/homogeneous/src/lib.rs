@@ -14,7 +14,7 @@
 //! | action | group | points | generator `ξ_M(p)` |
 //! |---|---|---|---|
 //! | [`RotationAction`] | SO(3) | [`Sphere2`] | `ξ × q` |
-//! | [`TangentSphereAction`] | SE(3) | [`TangentSphere2`] | `(u × q, u × ω + v × q)` [CCLMO22, §5.1] |
+//! | [`TangentSphereAction`] | SE(3) | [`TangentSphere2`] | `(u × q, u × ω + v × q)` \[CCLMO22, §5.1\] |
 //! | [`CoadjointAction`] ([`So3Coadjoint`], [`Se3Coadjoint`]) | any `G` | `μ ∈ 𝔤*` | `−ad*_ξ μ` |
 //! | [`LeftMultiplication`] | any `G` | `G` | `ξ` (right-trivialized) |
 //! | tuples `(A₁, …, A₄)` | `(G₁, …)` | `(P₁, …)` | factor by factor |
@@ -37,7 +37,7 @@
 //! A Lie group integrator on a homogeneous space needs two things from a problem: the map
 //! `f: M → 𝔤` (with vector field `F(p) = f(p)_M(p)`, the generator of the action at `p`) and
 //! the action `exp(ξ)·p`. Runge–Kutta–Munthe-Kaas methods \[MK99\] evaluate `f` at stage points
-//! `exp(σᵢ)·p₀` and apply `exp(σ)·p₀`. Crouch–Grossman [CG93, OM99] and commutator-free methods
+//! `exp(σᵢ)·p₀` and apply `exp(σ)·p₀`. Crouch–Grossman \[CG93, OM99\] and commutator-free methods
 //! \[CMO03\] advance by products of exponentials of linear combinations of stage values,
 //! `exp(Σⱼ βⱼ kⱼ)···exp(Σⱼ αⱼ kⱼ)·p₀` with `kⱼ = h f(Yⱼ)`, each exponential applied to a point.
 //! The "frozen vector field" of these methods, `F_{Yᵢ}(p) = f(Yᵢ)_M(p)`, is the generator of
@@ -46,7 +46,7 @@
 //! field is `f(Yᵢ)` itself, and no second problem form (frozen vector fields, basis of vector
 //! fields with coefficient functions) is needed: any vector field written as
 //! `F(p) = Σ fᵢ(p) Eᵢ(p)` with `Eᵢ` the generators of a basis `eᵢ` of 𝔤 is
-//! `f(p) = Σ fᵢ(p) eᵢ` [MK99, §3], [CCLMO22, §2.1].
+//! `f(p) = Σ fᵢ(p) eᵢ` \[MK99, §3\], \[CCLMO22, §2.1\].
 //!
 //! ## Example
 //! ```

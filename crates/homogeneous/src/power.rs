@@ -67,7 +67,7 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
 }
 
 /// `Gᴺ` acting on `Mᴺ` with N chosen at run time: `Vec<G>` acts on `Vec<P>` factor by factor
-/// with the same action `A` (e.g. SE(3)ᴺ on (TS²)ᴺ for the N-fold pendulum [CCLMO22, §5]).
+/// with the same action `A` (e.g. SE(3)ᴺ on (TS²)ᴺ for the N-fold pendulum \[CCLMO22, §5\]).
 /// Coordinates are concatenated in factor order.
 ///
 /// # Panics

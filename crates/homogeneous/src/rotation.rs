@@ -13,7 +13,7 @@ use nalgebra::{RealField, Vector3};
 /// - **Generator**: `ξ_{S²}(q) = d/dt exp(tξ̂) q |₀ = ξ̂ q = ξ × q` (so(3) ≅ ℝ³,
 ///   `hat(v) b = v × b`, see `docs/notation.md`).
 /// - **`act_exp`** applies Rodrigues' formula to `q` directly, without forming a matrix
-///   [HLW06, §IV.8.1]: `exp(ξ̂) q = q + a ξ×q + b ξ×(ξ×q)` with `a = sin θ/θ`,
+///   \[HLW06, §IV.8.1\]: `exp(ξ̂) q = q + a ξ×q + b ξ×(ξ×q)` with `a = sin θ/θ`,
 ///   `b = (1 − cos θ)/θ²`, `θ = |ξ|`; below `θ² < 10⁻²` both coefficients are their Taylor
 ///   polynomials in θ² (through θ⁸), so dual-number derivatives survive at `ξ = 0`.
 /// - The action is transitive; [`TransitiveAction::transporter`](crate::TransitiveAction)

@@ -20,7 +20,7 @@ pub const TANGENCY_TOLERANCE: f64 = 1e-10;
 /// **Ambient coordinates** (as [`ManifoldPoint`]): `(q₁, q₂, q₃, ω₁, ω₂, ω₃)`; tangent vectors
 /// `(q̇, ω̇) ∈ ℝ⁶` in the same order. SE(3) acts on TS² by the restriction of its adjoint action
 /// ([`TangentSphereAction`](crate::TangentSphereAction)), `(q, ω)` being the se(3) element with
-/// rotation part `q` and translation part `ω` (rotation first) [CCLMO22, §5.1].
+/// rotation part `q` and translation part `ω` (rotation first) \[CCLMO22, §5.1\].
 ///
 /// The stored vectors are the ones given (within the tolerances), not projected.
 ///

@@ -8,7 +8,7 @@ use core::marker::PhantomData;
 use liegroup::Se3;
 use nalgebra::{RealField, Vector3, Vector6};
 
-/// SE(3) acting on `TS² = {(q, ω) : |q| = 1, q·ω = 0}` [CCLMO22, §5.1]:
+/// SE(3) acting on `TS² = {(q, ω) : |q| = 1, q·ω = 0}` \[CCLMO22, §5.1\]:
 ///
 /// ```text
 ///     (A, a) · (q, ω) = (A q,  A ω + â A q)          (A ∈ SO(3) the rotation, a ∈ ℝ³ the translation)
@@ -32,7 +32,7 @@ use nalgebra::{RealField, Vector3, Vector6};
 /// derivatives survive at `u = 0`.
 ///
 /// A pendulum link with `q̇ = ω × q` and `ω̇ = q × h` is the vector field
-/// `f(q, ω) = (ω, q × h)` [CCLMO22, §5.1]; the N-fold pendulum uses
+/// `f(q, ω) = (ω, q × h)` \[CCLMO22, §5.1\]; the N-fold pendulum uses
 /// `VecPowerAction<TangentSphereAction>` or `PowerAction<TangentSphereAction, N>`.
 ///
 /// # Example

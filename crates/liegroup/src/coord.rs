@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Two maps are shipped: [`Exp`] (any group) and [`Cayley`] (groups implementing
-//! [`CayleyGroup`], i.e. quadratic groups such as SO(3) and SE(3)) [MK99, §2; HLW06, §IV.8.3].
+//! [`CayleyGroup`], i.e. quadratic groups such as SO(3) and SE(3)) \[MK99, §2; HLW06, §IV.8.3\].
 
 use crate::group::{LieGroup, dexp_series, dexpinv_series};
 
@@ -30,7 +30,7 @@ pub trait CoordinateMap<G: LieGroup>: Clone + core::fmt::Debug {
 /// The exponential map, with `dexp⁻¹` either from the group (closed form where the group has
 /// one) or from the Bernoulli series truncated after `ad_u^k`.
 ///
-/// RKMK of order p needs the series only through `ad_u^{p−2}` [MK99, Thm. 4.1]:
+/// RKMK of order p needs the series only through `ad_u^{p−2}` \[MK99, Thm. 4.1\]:
 /// `Exp::series(p - 2)`.
 ///
 /// # Example

@@ -8,7 +8,7 @@
 //!     dexp_u⁻¹ = Σ_{k≥0} (B_k/k!) ad_uᵏ,           B₀ = 1, B₁ = −½, B₂ = ⅙, B₃ = 0, B₄ = −1/30, …
 //! ```
 //!
-//! [MK99, eq. (2.9)–(2.10)], [HLW06, §III.4, Lemma 4.2].
+//! \[MK99, eq. (2.9)–(2.10)\], \[HLW06, §III.4, Lemma 4.2\].
 
 use crate::scalar::c;
 use crate::vector_space::{StaticVectorSpace, VectorSpace};
@@ -92,7 +92,7 @@ pub fn ad_power<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, k: usize) -> G::Alg
 
 /// `dexp_u v` from its series `Σ_{k=0}^{order} ad_uᵏ v/(k+1)!`, in nested brackets.
 ///
-/// [HLW06, §III.4, eq. (4.21)]. Converges for every `u`; exact for nilpotent algebras once
+/// \[HLW06, §III.4, eq. (4.21)\]. Converges for every `u`; exact for nilpotent algebras once
 /// `order` reaches the nilpotency index.
 #[must_use]
 pub fn dexp_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) -> G::Algebra {
@@ -108,8 +108,8 @@ pub fn dexp_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) ->
 /// `dexp_u⁻¹ v` from the Bernoulli series `Σ_{k=0}^{order} (B_k/k!) ad_uᵏ v` in nested
 /// brackets: `v − ½[u,v] + (1/12)[u,[u,v]] − (1/720)[u,[u,[u,[u,v]]]] + …`.
 ///
-/// [HLW06, §III.4, Lemma 4.2], [MK99, eq. (2.10)]. The series converges for ‖ad_u‖ < 2π. An
-/// RKMK method of order p needs it only through `ad_u^{p−2}` [MK99, Thm. 4.1]. `order` is
+/// \[HLW06, §III.4, Lemma 4.2\], \[MK99, eq. (2.10)\]. The series converges for ‖ad_u‖ < 2π. An
+/// RKMK method of order p needs it only through `ad_u^{p−2}` \[MK99, Thm. 4.1\]. `order` is
 /// clamped to [`MAX_SERIES_ORDER`].
 #[must_use]
 #[allow(clippy::needless_range_loop)] // k indexes BERNOULLI and the factorial together

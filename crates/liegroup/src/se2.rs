@@ -129,7 +129,7 @@ fn dexp_lower_left<T: RealField + Copy>(w: T, v: &Vector2<T>) -> Vector2<T> {
 ///   and including |ω| → π, where `(ω/2)cot(ω/2) → 0`.
 /// - Cayley map (matrix form `(I − ξ/2)⁻¹(I + ξ/2)`): `cay(ω, v) = (cay_SO(2)(ω),
 ///   (I − ωJ/2)⁻¹ v)`; `dcay⁻¹_(ω,v)(η, w) = ((1 + ω²/4)η, w − ½(ωJw − ηJv) + ¼ωηv)`, from
-///   `dcay_A⁻¹ B = B − ½[A, B] − ¼ABA` [HLW06, §IV.8.3].
+///   `dcay_A⁻¹ B = B − ½[A, B] − ¼ABA` \[HLW06, §IV.8.3\].
 ///
 /// # Closed forms
 /// Identify `aI + bJ` with the complex number `a + ib` (J ↔ i). With
@@ -147,7 +147,7 @@ fn dexp_lower_left<T: RealField + Copy>(w: T, v: &Vector2<T>) -> Vector2<T> {
 ///
 /// The `dexp` blocks follow from `ad_(ω,v) = [[0, 0], [−Jv, ωJ]]` (block lower triangular):
 /// `ad^k = [[0, 0], [(ωJ)^{k−1}(−Jv), (ωJ)^k]]`, so `Σ ad^k/(k+1)!` has lower-left block
-/// `ψ(ωJ)(−Jv)` and lower-right block `φ(ωJ)` [HLW06, §III.4, eq. (4.21)]; `φ(iω)⁻¹ =
+/// `ψ(ωJ)(−Jv)` and lower-right block `φ(ωJ)` \[HLW06, §III.4, eq. (4.21)\]; `φ(iω)⁻¹ =
 /// iω/(e^{iω} − 1) = (ω/2) e^{−iω/2}/sin(ω/2)`.
 ///
 /// # Small-angle branches
@@ -384,7 +384,7 @@ impl<T: RealField + Copy> StaticLieGroup for Se2<T> {
 /// ```
 ///
 /// from `dcay_A B = (I − A/2)⁻¹ B (I + A/2)⁻¹` and `dcay_A⁻¹ B = (I − A/2) B (I + A/2)`
-/// [HLW06, §IV.8.3]. Rational: no small-angle branch.
+/// \[HLW06, §IV.8.3\]. Rational: no small-angle branch.
 impl<T: RealField + Copy> CayleyGroup for Se2<T> {
     #[inline]
     fn cay(xi: &Vector3<T>) -> Self {

@@ -14,9 +14,9 @@
 //! [`crate::so3`]); the additional ones here are `g₂′(α)/α` (in `dexp⁻¹`) and Barfoot's `Q`
 //! coefficients (in `dexp`), all evaluated as Taylor polynomials in `α²` for `α < 2`.
 //!
-//! References: [CCLMO22, §2.3] (dexp⁻¹); T. D. Barfoot, *State Estimation for Robotics*, the
+//! References: \[CCLMO22, §2.3\] (dexp⁻¹); T. D. Barfoot, *State Estimation for Robotics*, the
 //! left Jacobian of SE(3) (its `Q` matrix, as recorded in REFERENCES.md, gives dexp; the
-//! formula is checked here against the derivative of exp); [HLW06, §IV.8.3] (Cayley).
+//! formula is checked here against the derivative of exp); \[HLW06, §IV.8.3\] (Cayley).
 
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
@@ -381,7 +381,7 @@ impl<T: RealField + Copy> LieGroup for Se3<T> {
         join(&out_rot, &out_tr)
     }
 
-    /// The closed form of [CCLMO22, §2.3]: for `σ = (A, a)`, input `(B, b)`, output `(C, c)`,
+    /// The closed form of \[CCLMO22, §2.3\]: for `σ = (A, a)`, input `(B, b)`, output `(C, c)`,
     ///
     /// ```text
     /// C = B − ½ A×B + g₂ A×(A×B),
@@ -439,7 +439,7 @@ fn cayley_solve<T: RealField + Copy>(a: &Vector3<T>, x: &Vector3<T>, k: T) -> Ve
 }
 
 /// The Cayley map of the 4×4 embedding `X = hat(A, a)`, `cay(X) = (I − X/2)⁻¹(I + X/2)`
-/// [HLW06, §IV.8.3], with `k = 4/(4 + |A|²)`, `M = I − Â/2`, `(I − Â/2)⁻¹ = k(I + Â/2 + AAᵀ/4)`:
+/// \[HLW06, §IV.8.3\], with `k = 4/(4 + |A|²)`, `M = I − Â/2`, `(I − Â/2)⁻¹ = k(I + Â/2 + AAᵀ/4)`:
 ///
 /// ```text
 /// cay(A, a)            = (cay(A), k(a + ½A×a + ¼A(A·a)))                 (= (cay(A), M⁻¹a))

@@ -2,7 +2,7 @@
 //!
 //! The algebra 𝔰𝔬(2) ≅ ℝ is one-dimensional (`Vector1`, the angular rate ω ↔ `ωJ`,
 //! `J = [[0, −1], [1, 0]]`); it is abelian, so the bracket, `ad` and `ad*` vanish, `Ad` and the
-//! coadjoint action are the identity and `dexp = dexp⁻¹ = id` [HLW06, §IV.8].
+//! coadjoint action are the identity and `dexp = dexp⁻¹ = id` \[HLW06, §IV.8\].
 
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
@@ -21,7 +21,7 @@ use nalgebra::{Matrix2, RealField, Vector1, Vector2};
 ///   of the stored zero). With dual numbers the derivative of `log` is exact everywhere,
 ///   including θ = ±π/2 where a naive `atan(s/c)` chain rule divides by zero.
 /// - Cayley map `cay(ω) = (1 + iω/2)/(1 − iω/2)`, i.e. `cos = (1 − ω²/4)/(1 + ω²/4)`,
-///   `sin = ω/(1 + ω²/4)`; `dcay_ω = 1/(1 + ω²/4)`, `dcay_ω⁻¹ = 1 + ω²/4` [HLW06, §IV.8.3].
+///   `sin = ω/(1 + ω²/4)`; `dcay_ω = 1/(1 + ω²/4)`, `dcay_ω⁻¹ = 1 + ω²/4` \[HLW06, §IV.8.3\].
 ///
 /// # Example
 /// ```
@@ -272,7 +272,7 @@ impl<T: RealField + Copy> StaticLieGroup for So2<T> {
 
 /// `cay(ω) = (I − ωJ/2)⁻¹(I + ωJ/2)`, a rational map (no small-angle branch):
 /// `cos = (1 − ω²/4)/(1 + ω²/4)`, `sin = ω/(1 + ω²/4)`; the rotation angle is `2 atan(ω/2)`, so
-/// `dcay_ω = 1/(1 + ω²/4)` and `dcay_ω⁻¹ = 1 + ω²/4` [HLW06, §IV.8.3].
+/// `dcay_ω = 1/(1 + ω²/4)` and `dcay_ω⁻¹ = 1 + ω²/4` \[HLW06, §IV.8.3\].
 impl<T: RealField + Copy> CayleyGroup for So2<T> {
     #[inline]
     fn cay(xi: &Vector1<T>) -> Self {

@@ -36,7 +36,7 @@
 //! uses the symmetric part `(R + Rᵀ)/2 − cos α I = (1 − cos α) n nᵀ`, which stays accurate up
 //! to and including `α = π` (see [`So3::log`](crate::LieGroup::log)).
 //!
-//! References: [HLW06, §IV.8], \[CO03\], [CCLMO22, §2.3].
+//! References: \[HLW06, §IV.8\], \[CO03\], \[CCLMO22, §2.3\].
 
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
@@ -448,7 +448,7 @@ pub(crate) fn so3_dexpinv<T: RealField + Copy>(u: &Vector3<T>, v: &Vector3<T>) -
 /// Algebra: `Vector3<T>` through [`hat`] (`hat(u) b = u × b`), bracket `[u, v] = u × v`,
 /// `Ad_R u = R u`, coadjoint action `R μ`, `ad*_x μ = μ × x`. `exp` is Rodrigues' formula,
 /// `log` the principal logarithm (`|log R| ≤ π`), `dexp`/`dexp⁻¹` are closed forms (right
-/// trivialization, \[CO03\], [HLW06, §IV.8]), and the Cayley map is
+/// trivialization, \[CO03\], \[HLW06, §IV.8\]), and the Cayley map is
 /// `cay(v) = (I − V/2)⁻¹(I + V/2)`.
 ///
 /// See the [module documentation](crate::so3) for the small-angle branches and thresholds.
@@ -644,7 +644,7 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
     }
 
     /// Rodrigues' formula `exp(U) = I + (sin α/α) U + ((1 − cos α)/α²) U²`, `α = |u|`
-    /// [HLW06, §IV.8]; `1 − cos α` is evaluated as `2 sin²(α/2)` (no cancellation). For
+    /// \[HLW06, §IV.8\]; `1 − cos α` is evaluated as `2 sin²(α/2)` (no cancellation). For
     /// `α < 1/4` both coefficients are Taylor polynomials in `α² = u·u` (6 terms each), so the
     /// derivative at `u = 0` is exact for dual numbers.
     ///
@@ -795,7 +795,7 @@ impl<T: RealField + Copy> StaticLieGroup for So3<T> {
     }
 }
 
-/// The Cayley map of SO(3) [HLW06, §IV.8.3]:
+/// The Cayley map of SO(3) \[HLW06, §IV.8.3\]:
 /// `cay(v) = (I − V/2)⁻¹(I + V/2) = I + (4/(4 + |v|²))(V + V²/2)`,
 /// `dcay_v w = (4/(4 + |v|²))(w + ½ v×w)`, `dcay_v⁻¹ w = w − ½ v×w + ¼ v (v·w)`. All three are
 /// rational (no branches), defined on all of ℝ³.

@@ -10,7 +10,7 @@ use liegroup::Rn;
 use nalgebra::{Vector3, Vector6};
 
 /// The Lie group vector field `f(q, ω) = (ωᵢ, qᵢ × ω̇ᵢ)ᵢ ∈ se(3)ⁿ` of a [`SphereSystem`] for the
-/// action of SE(3)ⁿ on (TS²)ⁿ [CCLMO22, §5]; se(3) coordinates rotation first. See
+/// action of SE(3)ⁿ on (TS²)ⁿ \[CCLMO22, §5\]; se(3) coordinates rotation first. See
 /// [`SphereSystem::lie_algebra_field`].
 ///
 /// As a [`LieVectorField`] it serves both power actions of `homogeneous`:

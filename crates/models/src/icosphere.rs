@@ -7,7 +7,7 @@ use std::collections::HashMap;
 /// times (each triangle into four, new vertices at the normalized edge midpoints). It has
 /// `10·4ᵏ + 2` vertices (12, 42, 162, 642, 2562, …) and `20·4ᵏ` faces.
 ///
-/// [LLM09, Ex. 6] distributes 642 molecules "uniformly" on the sphere: the vertices of
+/// \[LLM09, Ex. 6\] distributes 642 molecules "uniformly" on the sphere: the vertices of
 /// `Icosphere::new(3)`.
 ///
 /// # Example

@@ -12,13 +12,13 @@
 //! - [`SphereSystem`]: the generic system; the Euler–Lagrange equations [LLM09, eqs.
 //!   (2.9)–(2.11)] implemented once for any `(M, V)`, with two formulations sharing one solve:
 //!   the Lie group vector field `f: (TS²)ⁿ → se(3)ⁿ` for SE(3)ⁿ acting on (TS²)ⁿ
-//!   [CCLMO22, §5] ([`LieField`]) and the ambient ODE on ℝ⁶ⁿ for classical baselines
+//!   \[CCLMO22, §5\] ([`LieField`]) and the ambient ODE on ℝ⁶ⁿ for classical baselines
 //!   ([`AmbientField`]); energy, conjugate momenta, angular momentum, unit-length and tangency
 //!   errors.
 //! - [`Potential`]: potentials written once, generic over `T: RealField + Copy`, as sums of
 //!   terms over few variables; gradients (and Hessian–vector products) are assembled from
 //!   per-term num-dual derivatives, never from one dual vector over the whole system.
-//! - The systems of [CCLMO22, §5] and [LLM09, §4] with presets: [`NFoldPendulum`],
+//! - The systems of \[CCLMO22, §5\] and \[LLM09, §4\] with presets: [`NFoldPendulum`],
 //!   [`DoubleSphericalPendulum`], [`SphereNBody`] (Kozlov–Harin), [`CoupledPendula`],
 //!   [`ElasticRod`], [`DipoleArray`], [`LennardJones`] (with [`Icosphere`]).
 //!

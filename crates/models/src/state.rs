@@ -12,7 +12,7 @@ use nalgebra::{Vector3, Vector6};
 pub const UNIT_TOLERANCE: f64 = 1e-10;
 
 /// A state of a system on (S²)ⁿ: directions `qᵢ ∈ S²` and angular velocities `ωᵢ` with
-/// `qᵢ·ωᵢ = 0`, so that `q̇ᵢ = ωᵢ × qᵢ` [LLM09, eq. (2.1)].
+/// `qᵢ·ωᵢ = 0`, so that `q̇ᵢ = ωᵢ × qᵢ` \[LLM09, eq. (2.1)\].
 ///
 /// The fields are public plain data: the constructors [`try_new`](SphereState::try_new) and
 /// [`new_projected`](SphereState::new_projected) validate, while states produced by an

@@ -1,4 +1,4 @@
-//! The generic Lagrangian system on (S²)ⁿ [LLM09, §2]: inertia matrix, potential, the
+//! The generic Lagrangian system on (S²)ⁿ \[LLM09, §2\]: inertia matrix, potential, the
 //! Euler–Lagrange equations in angular-velocity form, energy and invariants.
 
 use crate::error::{ModelError, same_len};
@@ -15,9 +15,9 @@ use nalgebra::{DMatrix, DVector, Vector3, Vector6};
 ///
 /// # Equations of motion
 /// With `q̇ᵢ = ωᵢ × qᵢ`, `qᵢ·ωᵢ = 0`, Hamilton's principle with variations `δqᵢ = ξᵢ × qᵢ` gives
-/// `qᵢ × (Σⱼ Mᵢⱼ q̈ⱼ + ∂V/∂qᵢ) = 0` [LLM09, eq. (2.5)]. Substituting
+/// `qᵢ × (Σⱼ Mᵢⱼ q̈ⱼ + ∂V/∂qᵢ) = 0` \[LLM09, eq. (2.5)\]. Substituting
 /// `q̈ⱼ = ω̇ⱼ × qⱼ − |ωⱼ|² qⱼ` and using `qᵢ × (ω̇ᵢ × qᵢ) = ω̇ᵢ` (since `ω̇ᵢ·qᵢ = 0`) gives the
-/// angular-velocity form [LLM09, Cor. 1, eqs. (2.9)–(2.11)]:
+/// angular-velocity form \[LLM09, Cor. 1, eqs. (2.9)–(2.11)\]:
 ///
 /// ```text
 ///   Mᵢᵢ ω̇ᵢ − Σ_{j≠i} Mᵢⱼ qᵢ × (qⱼ × ω̇ⱼ) = Σ_{j≠i} Mᵢⱼ |ωⱼ|² qᵢ × qⱼ − qᵢ × ∂V/∂qᵢ,
@@ -39,7 +39,7 @@ use nalgebra::{DMatrix, DVector, Vector3, Vector6};
 ///
 /// - the Lie group vector field `f: (TS²)ⁿ → se(3)ⁿ`, `f(q, ω) = (ωᵢ, qᵢ × ω̇ᵢ)ᵢ`
 ///   ([`lie_algebra_field`](Self::lie_algebra_field), [`LieField`](crate::LieField)) for the
-///   action of SE(3)ⁿ on (TS²)ⁿ [CCLMO22, §5.1–5.2];
+///   action of SE(3)ⁿ on (TS²)ⁿ \[CCLMO22, §5.1–5.2\];
 /// - the ambient ODE on ℝ⁶ⁿ, `q̇ᵢ = ωᵢ × qᵢ`, `ω̇ᵢ` as above
 ///   ([`ambient_derivative`](Self::ambient_derivative), [`AmbientField`](crate::AmbientField)) for
 ///   classical baselines.
@@ -277,9 +277,9 @@ impl<P: Potential> SphereSystem<P> {
 
     /// The Lie group vector field `f(q, ω) = (ωᵢ, qᵢ × ω̇ᵢ)ᵢ ∈ se(3)ⁿ` (each `Vector6` rotation
     /// first) for the action of SE(3)ⁿ on (TS²)ⁿ, `(A, a)·(q, ω) = (Aq, Aω + â A q)`, whose
-    /// generator is `(u, v) ↦ (u × q, u × ω + v × q)` [CCLMO22, §5.1]. With `u = ω`,
+    /// generator is `(u, v) ↦ (u × q, u × ω + v × q)` \[CCLMO22, §5.1\]. With `u = ω`,
     /// `v = q × ω̇` it gives `q̇ = ω × q` and `ω̇ = (q × ω̇) × q = ω̇` (as `|q| = 1`, `ω̇·q = 0`),
-    /// the Euler–Lagrange equations [CCLMO22, §5.2].
+    /// the Euler–Lagrange equations \[CCLMO22, §5.2\].
     ///
     /// # Panics
     /// If a slice or the workspace does not have [`bodies`](Self::bodies) entries.
@@ -318,7 +318,7 @@ impl<P: Potential> SphereSystem<P> {
         omega_dot.copy_from_slice(&ws.accel);
     }
 
-    /// The kinetic energy `T = ½ Σᵢⱼ Mᵢⱼ q̇ᵢ·q̇ⱼ`, `q̇ᵢ = ωᵢ × qᵢ` [LLM09, eq. (2.2)].
+    /// The kinetic energy `T = ½ Σᵢⱼ Mᵢⱼ q̇ᵢ·q̇ⱼ`, `q̇ᵢ = ωᵢ × qᵢ` \[LLM09, eq. (2.2)\].
     ///
     /// # Panics
     /// If a slice does not have [`bodies`](Self::bodies) entries.
@@ -363,7 +363,7 @@ impl<P: Potential> SphereSystem<P> {
         self.kinetic_energy(q, omega) + self.potential_energy(q)
     }
 
-    /// The conjugate momenta `pᵢ = Σⱼ (Mᵢⱼ q̇ⱼ − (qᵢ·Mᵢⱼ q̇ⱼ) qᵢ)` [LLM09, eq. (2.12)] (the
+    /// The conjugate momenta `pᵢ = Σⱼ (Mᵢⱼ q̇ⱼ − (qᵢ·Mᵢⱼ q̇ⱼ) qᵢ)` \[LLM09, eq. (2.12)\] (the
     /// projection of `Σⱼ Mᵢⱼ q̇ⱼ` onto the tangent plane at `qᵢ`), written into `out`.
     ///
     /// # Panics

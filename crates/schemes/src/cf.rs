@@ -30,7 +30,7 @@ pub(crate) struct CfData {
     pub embedded_order: Option<u32>,
 }
 
-/// The commutator-free Lie group method engine [CMO03]; Crouch–Grossman methods [CG93, OM99]
+/// The commutator-free Lie group method engine \[CMO03\]; Crouch–Grossman methods \[CG93, OM99\]
 /// are the case of one stage derivative per exponential.
 ///
 /// Each stage point is a product of exponentials of linear combinations of the earlier stage

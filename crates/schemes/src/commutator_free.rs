@@ -1,4 +1,4 @@
-//! Commutator-free Lie group methods [CMO03, CO03] and Crouch–Grossman methods [CG93, OM99]
+//! Commutator-free Lie group methods \[CMO03, CO03\] and Crouch–Grossman methods \[CG93, OM99\]
 //! as data.
 //!
 //! A commutator-free (CF) scheme computes, with `k_j = h f(Y_j)` (values in the Lie algebra),
@@ -270,7 +270,7 @@ impl CommutatorFreeScheme {
     }
 
     /// Whether this is a Crouch–Grossman method: every base is `y₀` and every exponential
-    /// contains at most one `k_j` [CG93, OM99].
+    /// contains at most one `k_j` \[CG93, OM99\].
     #[must_use]
     pub fn is_crouch_grossman(&self) -> bool {
         let cg = |p: &ExpProduct| {

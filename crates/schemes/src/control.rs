@@ -5,11 +5,11 @@ use crate::error::SchemeError;
 /// The controller formula.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Controller {
-    /// `h_new = h·min(fac_max, max(fac_min, safety·err^{−1/(q+1)}))` [HNW93, II.4, eq. (4.13)],
+    /// `h_new = h·min(fac_max, max(fac_min, safety·err^{−1/(q+1)}))` \[HNW93, II.4, eq. (4.13)\],
     /// with `q` the lower of the two orders of the pair.
     Elementary,
     /// The PI controller `h_new = h·safety·err_n^{−β₁}·err_{n−1}^{β₂}` with `β₁ = k₁/(q+1)`,
-    /// `β₂ = k₂/(q+1)` [HW96, IV.2, eq. (2.43c)] (Gustafsson's choice `k₁ = 0.7`, `k₂ = 0.4`),
+    /// `β₂ = k₂/(q+1)` \[HW96, IV.2, eq. (2.43c)\] (Gustafsson's choice `k₁ = 0.7`, `k₂ = 0.4`),
     /// limited by `fac_min`/`fac_max`; after a rejection the elementary formula is used.
     PI {
         /// `k₁` (the integral gain is `k₁/(q+1)`).

@@ -39,7 +39,7 @@ pub struct Options {
     pub step: StepSize,
     /// The step-size controller and its parameters (adaptive steps only).
     pub control: StepControl,
-    /// Initial step for adaptive runs; `None` selects it automatically ([HNW93, II.4]).
+    /// Initial step for adaptive runs; `None` selects it automatically (\[HNW93, II.4\]).
     pub h0: Option<f64>,
     /// The smallest step the controller may take before giving up (default: `1e-12·|t_end − t0|`
     /// when `None`).
@@ -212,7 +212,7 @@ impl<T: Copy, P: Clone> Run<T, P> {
 /// - Fixed steps (`StepSize::Fixed(h)`, `StepSize::Count(n)`) take the given steps.
 /// - Adaptive steps (`StepSize::Adaptive`) need an embedded method; the local error estimate
 ///   scaled by the tolerances is kept `≤ 1` by the controller of `options.control`
-///   (elementary or PI, [HNW93, II.4]; [HW96, IV.2]), rejected steps are retried with a smaller
+///   (elementary or PI, \[HNW93, II.4\]; \[HW96, IV.2\]), rejected steps are retried with a smaller
 ///   step, and the initial step is chosen automatically unless `options.h0` is given.
 ///
 /// # Errors
@@ -525,7 +525,7 @@ where
     Ok(run.sol)
 }
 
-/// The automatic initial step of [HNW93, II.4, p. 169], adapted to `ṗ = f(t,p)·p`: the state
+/// The automatic initial step of \[HNW93, II.4, p. 169\], adapted to `ṗ = f(t,p)·p`: the state
 /// scale is taken as 1 (the algebra element `f` measures the relative speed of the point), so
 /// `d₁ = ‖f(t₀,y₀)‖/w`, `h₀ = 0.01/d₁·(1/w)`, one Lie–Euler step `y₁ = exp(h₀f₀)·y₀`,
 /// `d₂ = ‖f(t₀+h₀,y₁) − f₀‖/(w h₀)` and `h = min(100h₀, (0.01/max(d₁,d₂))^{1/(p+1)})` with

@@ -43,7 +43,7 @@ impl Default for ImplicitOptions {
     }
 }
 
-/// An implicit RKMK method [MK99]: the stage equations
+/// An implicit RKMK method \[MK99\]: the stage equations
 ///
 /// ```text
 ///   k̃ᵢ = dψ_{uᵢ}⁻¹ f(t + cᵢh, ψ(uᵢ)·y₀),   uᵢ = h Σⱼ a_ij k̃ⱼ   (i = 1 … s),

@@ -4,10 +4,10 @@
 //! and a handful of engines step with any table on any group and any action:
 //!
 //! - [`Rkmk`]: Runge–Kutta–Munthe-Kaas with any explicit Butcher tableau and coordinate map
-//!   (exp with exact or truncated `dexp⁻¹`, or Cayley) [MK99]; [`ImplicitRkmk`] for implicit
+//!   (exp with exact or truncated `dexp⁻¹`, or Cayley) \[MK99\]; [`ImplicitRkmk`] for implicit
 //!   tableaux (Gauss–Legendre) by fixed-point iteration or simplified Newton;
-//!   [`Rkmk4TwoCommutators`] [MKO99].
-//! - [`CommutatorFree`]: commutator-free and Crouch–Grossman methods [CMO03, CG93, OM99].
+//!   [`Rkmk4TwoCommutators`] \[MKO99\].
+//! - [`CommutatorFree`]: commutator-free and Crouch–Grossman methods \[CMO03, CG93, OM99\].
 //! - [`integrate`]: fixed or adaptive steps (embedded pairs, elementary or PI control,
 //!   automatic initial step), observers, dense output, typed errors with partial results.
 //! - [`measure_order`] / [`fit_order`]: observed orders of convergence.
@@ -20,7 +20,7 @@
 //!   \[MK99\], where the Euler tableau gives the Lie–Euler method.
 //! - [`CommutatorFreeScheme`]: stages and updates that are products of exponentials of linear
 //!   combinations of the stage derivatives `k_j = h f(Y_j)`, with exponential reuse
-//!   [CMO03, CO03]; Crouch–Grossman methods [CG93, OM99] are the special case with one `k_j`
+//!   \[CMO03, CO03\]; Crouch–Grossman methods \[CG93, OM99\] are the special case with one `k_j`
 //!   per exponential. See the module [`commutator_free`] for the data layout, written out for
 //!   CF4.
 //! - [`catalogue`]: every method as a `pub const` with name, order and reference key, plus the

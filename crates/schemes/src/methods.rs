@@ -20,13 +20,13 @@ pub enum MethodKind {
     /// Explicit RKMK with `exp` and the group's exact `dexp⁻¹`.
     Rkmk(&'static ButcherTableau),
     /// Explicit RKMK with `exp` and `dexp⁻¹` from the Bernoulli series through `ad^{p−2}`
-    /// [MK99, Thm. 4.1].
+    /// \[MK99, Thm. 4.1\].
     RkmkSeries(&'static ButcherTableau),
     /// Implicit RKMK (simplified Newton to round-off).
     ImplicitRkmk(&'static ButcherTableau),
     /// A commutator-free or Crouch–Grossman scheme.
     CommutatorFree(&'static CommutatorFreeScheme),
-    /// RKMK4 with two commutators [MKO99].
+    /// RKMK4 with two commutators \[MKO99\].
     Rkmk4TwoCommutators,
 }
 
@@ -74,9 +74,11 @@ impl MethodSpec {
             MethodKind::ImplicitRkmk(t) => {
                 AnyStepper::Implicit(ImplicitRkmk::exp(t).named(self.id))
             }
-            MethodKind::CommutatorFree(s) => {
-                AnyStepper::CommutatorFree(CommutatorFree::new(s).named(self.id).with_distance(distance))
-            }
+            MethodKind::CommutatorFree(s) => AnyStepper::CommutatorFree(
+                CommutatorFree::new(s)
+                    .named(self.id)
+                    .with_distance(distance),
+            ),
             MethodKind::Rkmk4TwoCommutators => {
                 AnyStepper::TwoCommutators(Rkmk4TwoCommutators::new().named(self.id))
             }

@@ -41,7 +41,7 @@ pub trait PointDistance<P>: Clone + core::fmt::Debug {
 }
 
 /// The default distance: the weighted RMS norm of the difference of ambient coordinates,
-/// `sqrt(1/N Σᵢ ((y₁ᵢ − ŷ₁ᵢ)/(atol + rtol·max(|y₀ᵢ|, |y₁ᵢ|)))²)` [HNW93, II.4, eq. (4.11)].
+/// `sqrt(1/N Σᵢ ((y₁ᵢ − ŷ₁ᵢ)/(atol + rtol·max(|y₀ᵢ|, |y₁ᵢ|)))²)` \[HNW93, II.4, eq. (4.11)\].
 ///
 /// It allocates two scratch vectors of the ambient size per call; for fixed-size points prefer
 /// this only when allocation does not matter, or use [`GroupLogDistance`].

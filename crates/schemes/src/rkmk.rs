@@ -9,7 +9,7 @@ use homogeneous::{Action, LieVectorField};
 use liegroup::scalar::{c, re};
 use liegroup::{CoordinateMap, Exp, VectorSpace};
 
-/// An explicit Runge–Kutta–Munthe-Kaas method [MK99, Alg. 1]: with a coordinate map `ψ`
+/// An explicit Runge–Kutta–Munthe-Kaas method \[MK99, Alg. 1\]: with a coordinate map `ψ`
 /// (exp or Cayley) and a Butcher tableau `(A, b, c)`, one step from `y₀` is
 ///
 /// ```text
@@ -18,7 +18,7 @@ use liegroup::{CoordinateMap, Exp, VectorSpace};
 /// ```
 ///
 /// With `dψ⁻¹` exact (or, for `ψ = exp`, the Bernoulli series through `ad^{p−2}`,
-/// [`Exp::series`]) the method has the order of the tableau [MK99, Thm. 4.1]. With embedded
+/// [`Exp::series`]) the method has the order of the tableau \[MK99, Thm. 4.1\]. With embedded
 /// weights `b̂` the error estimate is `σ − σ̂` in algebra coordinates, scaled coordinate-wise by
 /// `atol + rtol·max(|σᵢ|, |σ̂ᵢ|)` (weighted RMS norm). With a continuous extension `bᵢ(θ)` the
 /// dense output at `t + θh` is `ψ(h Σ bᵢ(θ) k̃ᵢ)·y₀`, exact in the algebra.
@@ -63,7 +63,7 @@ impl<A: Action> Rkmk<A, Exp> {
 
 impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
     /// RKMK with any tableau and coordinate map (e.g. [`Exp::series`]`(p − 2)` for the
-    /// truncated Bernoulli series [MK99], or [`Cayley`](liegroup::Cayley)).
+    /// truncated Bernoulli series \[MK99\], or [`Cayley`](liegroup::Cayley)).
     ///
     /// # Errors
     /// [`SchemeError::Unsupported`] for implicit tableaux (use [`ImplicitRkmk`](crate::ImplicitRkmk)).

@@ -1,4 +1,4 @@
-//! RKMK4 with two commutators [MKO99; CCLMO22 §2.2].
+//! RKMK4 with two commutators \[MKO99; CCLMO22 §2.2\].
 
 use crate::error::SchemeError;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
@@ -6,8 +6,8 @@ use homogeneous::{Action, LieVectorField};
 use liegroup::scalar::{c, re};
 use liegroup::{LieGroup, VectorSpace};
 
-/// The fourth-order RKMK method that needs only two commutators per step [MKO99],
-/// [CCLMO22, §2.2], with `kᵢ = h f(·)` and nodes `c = (0, ½, ½, 1)`:
+/// The fourth-order RKMK method that needs only two commutators per step \[MKO99\],
+/// \[CCLMO22, §2.2\], with `kᵢ = h f(·)` and nodes `c = (0, ½, ½, 1)`:
 ///
 /// ```text
 ///   k₁ = h f(t, y₀),

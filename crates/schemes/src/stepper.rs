@@ -10,7 +10,7 @@ pub type Scalar<A> = <<A as Action>::Group as LieGroup>::Scalar;
 pub type Algebra<A> = <<A as Action>::Group as LieGroup>::Algebra;
 
 /// An ODE on a homogeneous space in the form `ṗ = f(t, p)_M(p)`: the action of a group `G` on
-/// `M` and a Lie group vector field `f: ℝ × M → 𝔤` ([MK99, §2]; [CCLMO22, §2]).
+/// `M` and a Lie group vector field `f: ℝ × M → 𝔤` (\[MK99, §2\]; \[CCLMO22, §2\]).
 ///
 /// # Example
 /// ```
@@ -91,7 +91,7 @@ pub struct StepOutput<P> {
     /// The new point.
     pub y: P,
     /// For embedded methods asked for an estimate: the local error scaled by the tolerances, so
-    /// that a value `≤ 1` means the step is accepted (weighted RMS norm, [HNW93, II.4]).
+    /// that a value `≤ 1` means the step is accepted (weighted RMS norm, \[HNW93, II.4\]).
     pub error: Option<f64>,
 }
 

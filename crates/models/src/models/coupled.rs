@@ -1,4 +1,4 @@
-//! Spherical pendula coupled by linear springs [LLM09, Ex. 3].
+//! Spherical pendula coupled by linear springs \[LLM09, Ex. 3\].
 
 use super::{SphereModel, Symmetry};
 use crate::error::{ModelError, all_positive, non_negative, positive, same_len};
@@ -67,7 +67,7 @@ impl Potential for CoupledPendulaPotential {
 }
 
 /// `n` spherical pendula with pivots in a horizontal plane, connected by linear springs at the
-/// midpoints of their links [LLM09, Ex. 3]. `e₃` points **along** gravity:
+/// midpoints of their links \[LLM09, Ex. 3\]. `e₃` points **along** gravity:
 ///
 /// ```text
 ///   M = diag(mᵢ lᵢ²),
@@ -176,7 +176,7 @@ impl CoupledPendula {
         })
     }
 
-    /// The four pendula of [LLM09, Ex. 3] and their initial state.
+    /// The four pendula of \[LLM09, Ex. 3\] and their initial state.
     ///
     /// From the paper: `n = 4`, springs `Ξ = {(1,2), (2,3), (3,4), (4,1)}` with
     /// `κ₁₂ = 10, κ₂₃ = 20, κ₃₄ = 30, κ₄₁ = 40 N/m`, pivots on a square of side `l`:

@@ -1,4 +1,4 @@
-//! A planar array of magnetic dipoles (spherical compasses) [LLM09, Ex. 5].
+//! A planar array of magnetic dipoles (spherical compasses) \[LLM09, Ex. 5\].
 
 use super::{SphereModel, Symmetry};
 use crate::error::{ModelError, all_positive, same_len};
@@ -8,7 +8,7 @@ use crate::system::SphereSystem;
 use liegroup::scalar::c;
 use nalgebra::{DMatrix, DVector, RealField, Vector3};
 
-/// `μ₀/4π = 10⁻⁷ N/A²` (with `μ₀ = 4π × 10⁻⁷ N/A²` [LLM09, Ex. 5]).
+/// `μ₀/4π = 10⁻⁷ N/A²` (with `μ₀ = 4π × 10⁻⁷ N/A²` \[LLM09, Ex. 5\]).
 pub const MU0_OVER_4PI: f64 = 1e-7;
 
 /// The interaction energy of two dipoles with moments `νᵢqᵢ`, `νⱼqⱼ` whose pivots are `rᵢⱼ`
@@ -31,7 +31,7 @@ impl PairTerm for DipoleTerm {
 }
 
 /// The mutual potential of the dipole array,
-/// `V(q) = ½ Σ_{i≠j} μ₀νᵢνⱼ/(4π|rᵢⱼ|³) [qᵢ·qⱼ − (3/|rᵢⱼ|²)(qᵢ·rᵢⱼ)(qⱼ·rᵢⱼ)]` [LLM09, Ex. 5],
+/// `V(q) = ½ Σ_{i≠j} μ₀νᵢνⱼ/(4π|rᵢⱼ|³) [qᵢ·qⱼ − (3/|rᵢⱼ|²)(qᵢ·rᵢⱼ)(qⱼ·rᵢⱼ)]` \[LLM09, Ex. 5\],
 /// summed over pairs `i < j`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DipolePotential {
@@ -51,7 +51,7 @@ impl Potential for DipolePotential {
 }
 
 /// `n` thin bar magnets ("spherical compasses") pivoted at their centres at fixed points `pᵢ`,
-/// interacting through their dipole fields [LLM09, Ex. 5]. Magnet `i` has mass `mᵢ`, length
+/// interacting through their dipole fields \[LLM09, Ex. 5\]. Magnet `i` has mass `mᵢ`, length
 /// `lᵢ` and moment `νᵢqᵢ` (A·m²), `qᵢ` pointing to its north pole:
 ///
 /// ```text
@@ -59,7 +59,7 @@ impl Potential for DipolePotential {
 /// ```
 ///
 /// (the factor 1/12 is the moment of inertia of a thin rod about its centre, as in the equations
-/// of motion [LLM09, eq. (3.25)]). No gravity torque (pivot at the centre of mass) and no
+/// of motion \[LLM09, eq. (3.25)\]). No gravity torque (pivot at the centre of mass) and no
 /// rotational symmetry (the pivot vectors are fixed in space).
 #[derive(Clone, Debug)]
 pub struct DipoleArray {
@@ -137,7 +137,7 @@ impl DipoleArray {
         })
     }
 
-    /// The 4 × 4 array of [LLM09, Ex. 5]: 16 equal magnets, `mᵢ = 0.05 kg`, `lᵢ = 0.02 m`, on
+    /// The 4 × 4 array of \[LLM09, Ex. 5\]: 16 equal magnets, `mᵢ = 0.05 kg`, `lᵢ = 0.02 m`, on
     /// the vertices of a square grid; initially all `qᵢ = e₁`, `ωᵢ = 0` except one magnet that
     /// is tilted and spinning.
     ///

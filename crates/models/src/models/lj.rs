@@ -1,4 +1,4 @@
-//! Lennard-Jones molecules on the unit sphere [LLM09, Ex. 6].
+//! Lennard-Jones molecules on the unit sphere \[LLM09, Ex. 6\].
 
 use super::{SphereModel, Symmetry};
 use crate::error::{ModelError, all_positive, positive};
@@ -99,7 +99,7 @@ impl RadialTerm for LennardJonesTerm {
 }
 
 /// `V(q) = ½ Σ_{i≠j} φ(|qᵢ − qⱼ|²) = Σ_{i<j} φ(|qᵢ − qⱼ|²)` with the [`LennardJonesTerm`]
-/// [LLM09, Ex. 6] (chord distances). Invariant under all rotations.
+/// \[LLM09, Ex. 6\] (chord distances). Invariant under all rotations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LennardJonesPotential {
     n: usize,
@@ -167,7 +167,7 @@ impl Potential for LennardJonesPotential {
 }
 
 /// Molecules of masses `mᵢ` moving on the unit sphere under the Lennard-Jones potential
-/// [LLM09, Ex. 6]: `M = diag(mᵢ)`, `V` = [`LennardJonesPotential`]; the number of molecules is
+/// \[LLM09, Ex. 6\]: `M = diag(mᵢ)`, `V` = [`LennardJonesPotential`]; the number of molecules is
 /// chosen at run time.
 #[derive(Clone, Debug)]
 pub struct LennardJones {
@@ -216,7 +216,7 @@ impl LennardJones {
     /// `10·4ᵏ + 2` unit-mass molecules at the vertices of the icosphere with `k` subdivisions
     /// ([`Icosphere::new`]), with `σ = d/2^{1/6}` for the mean nearest-neighbour chord distance
     /// `d`, so that the force between neighbours vanishes initially ("σ is chosen such that the
-    /// inter-molecular force between neighboring molecules is close to zero" [LLM09, Ex. 6]).
+    /// inter-molecular force between neighboring molecules is close to zero" \[LLM09, Ex. 6\]).
     ///
     /// # Errors
     /// As [`new`](Self::new).
@@ -234,7 +234,7 @@ impl LennardJones {
         Ok((p, ico.vertices))
     }
 
-    /// The molecular-dynamics example of [LLM09, Ex. 6]: 642 molecules (the 3-fold subdivided
+    /// The molecular-dynamics example of \[LLM09, Ex. 6\]: 642 molecules (the 3-fold subdivided
     /// icosphere), `mᵢ = 1`, `ε = 0.01`, `σ` as in [`on_icosphere`](Self::on_icosphere)
     /// (`σ ≈ 0.134`), no cut-off, and initial velocities "modelled as two vortices separated by
     /// 30 degrees"; the paper runs `T = 5 s`.

@@ -1,4 +1,4 @@
-//! The mechanical systems on (S²)ⁿ of [CCLMO22, §5] and [LLM09, §4], each a parameter struct with
+//! The mechanical systems on (S²)ⁿ of \[CCLMO22, §5\] and \[LLM09, §4\], each a parameter struct with
 //! a validated constructor, presets from the papers and its [`SphereSystem`].
 
 mod coupled;

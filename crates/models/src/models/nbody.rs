@@ -1,4 +1,4 @@
-//! The n-body problem on the sphere with the Kozlov–Harin potential [LLM09, Ex. 2].
+//! The n-body problem on the sphere with the Kozlov–Harin potential \[LLM09, Ex. 2\].
 
 use super::{SphereModel, Symmetry};
 use crate::error::{ModelError, all_positive, positive};
@@ -9,7 +9,7 @@ use liegroup::scalar::c;
 use nalgebra::{DMatrix, RealField, Vector3};
 
 /// The Kozlov–Harin pair term `φ(c) = −γ c/√(1 − c²) = −γ cot θ`, `c = qᵢ·qⱼ = cos θ`, the
-/// analogue of the Newtonian potential on the sphere \[KH92\], [LLM09, Ex. 2].
+/// analogue of the Newtonian potential on the sphere \[KH92\], \[LLM09, Ex. 2\].
 /// `φ′(c) = −γ (1 − c²)^{−3/2}`. Singular at collisions (`c → 1`, attractive) and at antipodal
 /// positions (`c → −1`, repulsive).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,7 +25,7 @@ impl DotTerm for KozlovHarinTerm {
     }
 }
 
-/// The potential `V(q) = Σ_{i<j} −γ (qᵢ·qⱼ)/√(1 − (qᵢ·qⱼ)²)` of [LLM09, Ex. 2] (printed there
+/// The potential `V(q) = Σ_{i<j} −γ (qᵢ·qⱼ)/√(1 − (qᵢ·qⱼ)²)` of \[LLM09, Ex. 2\] (printed there
 /// as a sum over `i ≠ j` whose factor was lost in extraction; the factor ½ here is the one that
 /// reproduces the equations of motion (3.21), whose force is `γ Σ_{j≠i} qⱼ/(1 − (qᵢ·qⱼ)²)^{3/2}`).
 /// Invariant under all rotations.
@@ -60,7 +60,7 @@ impl Potential for KozlovHarin {
 }
 
 /// `n` point masses moving on the unit sphere under the mutual Kozlov–Harin potential
-/// [LLM09, Ex. 2]: `M = diag(mᵢ)`, `V` = [`KozlovHarin`].
+/// \[LLM09, Ex. 2\]: `M = diag(mᵢ)`, `V` = [`KozlovHarin`].
 #[derive(Clone, Debug)]
 pub struct SphereNBody {
     masses: Vec<f64>,
@@ -89,7 +89,7 @@ impl SphereNBody {
         })
     }
 
-    /// The three-body problem of [LLM09, Ex. 2]: `m₁ = m₂ = m₃ = 1`, `γ = 1`.
+    /// The three-body problem of \[LLM09, Ex. 2\]: `m₁ = m₂ = m₃ = 1`, `γ = 1`.
     ///
     /// The paper's initial conditions lost their digits in extraction (only
     /// `q₁ = [0, −·, ·]`, `q₂ = [0, ·, ·]`, `q₃ = [−·, ·, ·]`, `ω₂ = [1, ·, ·]` and a few

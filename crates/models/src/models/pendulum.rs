@@ -1,4 +1,4 @@
-//! The N-fold 3D pendulum [CCLMO22, §5] and the double spherical pendulum [LLM09, Ex. 1].
+//! The N-fold 3D pendulum \[CCLMO22, §5\] and the double spherical pendulum \[LLM09, Ex. 1\].
 
 use super::{SphereModel, Symmetry};
 use crate::error::{ModelError, all_positive, non_negative, same_len, unit};
@@ -7,11 +7,11 @@ use crate::system::SphereSystem;
 use crate::terms::LinearPotential;
 use nalgebra::{DMatrix, Vector3};
 
-/// The gravitational acceleration used by the presets, `g = 9.81 m/s²` [CCLMO22, §5], \[LLM09\].
+/// The gravitational acceleration used by the presets, `g = 9.81 m/s²` \[CCLMO22, §5\], \[LLM09\].
 pub const G: f64 = 9.81;
 
 /// A chain of `N` spherical pendula (massless rigid links, point masses, ideal spherical
-/// joints) under uniform gravity: the N-fold 3D pendulum [CCLMO22, §5].
+/// joints) under uniform gravity: the N-fold 3D pendulum \[CCLMO22, §5\].
 ///
 /// `qᵢ ∈ S²` is the direction of link `i` (from mass `i − 1`, or the fixed pivot, to mass `i`),
 /// `mᵢ` its mass, `Lᵢ` its length. Position of mass `i`: `xᵢ = Σ_{k≤i} L_k q_k`. Then
@@ -46,7 +46,7 @@ pub struct NFoldPendulum {
 
 impl NFoldPendulum {
     /// The N-fold pendulum with masses `mᵢ > 0`, lengths `Lᵢ > 0`, gravity `g ≥ 0` along `−e₃`
-    /// (the convention of [CCLMO22, §5]).
+    /// (the convention of \[CCLMO22, §5\]).
     ///
     /// # Errors
     /// [`ModelError::NoBodies`] (N = 0), [`ModelError::DimensionMismatch`],
@@ -102,7 +102,7 @@ impl NFoldPendulum {
         Self::new(vec![mass; n], vec![length; n], g)
     }
 
-    /// The convergence experiment of [CCLMO22, §5.3]: `N = 2`, `Lᵢ = mᵢ = 1`, `g = 9.81`, and a
+    /// The convergence experiment of \[CCLMO22, §5.3\]: `N = 2`, `Lᵢ = mᵢ = 1`, `g = 9.81`, and a
     /// random initial point of (TS²)² (the paper's seed is not known; this one is
     /// [`SphereState::random`]`(2, 1.0, seed)`: `qᵢ` uniform on S², `ωᵢ` standard normal
     /// projected onto the tangent plane). The paper integrates to `T = 0.1` and observes the
@@ -116,7 +116,7 @@ impl NFoldPendulum {
         (p, SphereState::random(2, 1.0, seed))
     }
 
-    /// The variable-step study of [CCLMO22, §5.3]: `N` links (the paper uses `N = 2 … 20`) of
+    /// The variable-step study of \[CCLMO22, §5.3\]: `N` links (the paper uses `N = 2 … 20`) of
     /// length `Lᵢ = 5/N` (total length 5, as in `REFERENCES.md`) and mass `mᵢ = 1`,
     /// `g = 9.81`, starting at rest and horizontal, `qᵢ(0) = (1, 0, 0)`, `ωᵢ(0) = 0`; the paper
     /// integrates to `T = 3` with RKMK(5,4) at tolerance 10⁻⁶. (The paper's text also shows a
@@ -188,7 +188,7 @@ impl SphereModel for NFoldPendulum {
     }
 }
 
-/// The double spherical pendulum of [LLM09, Ex. 1]: two point masses on massless links,
+/// The double spherical pendulum of \[LLM09, Ex. 1\]: two point masses on massless links,
 /// `e₃` **along** gravity (so the hanging equilibrium is `q₁ = q₂ = e₃`):
 ///
 /// ```text
@@ -212,7 +212,7 @@ impl DoubleSphericalPendulum {
         Ok(Self { chain })
     }
 
-    /// The parameters of [LLM09, Ex. 1]: `m₁ = m₂ = 1 kg`, `l₁ = l₂ = 9.81 m`, `g = 9.81 m/s²`.
+    /// The parameters of \[LLM09, Ex. 1\]: `m₁ = m₂ = 1 kg`, `l₁ = l₂ = 9.81 m`, `g = 9.81 m/s²`.
     ///
     /// # Panics
     /// Never (the parameters are valid).
@@ -221,7 +221,7 @@ impl DoubleSphericalPendulum {
         Self::new(1.0, 1.0, G, G, G).expect("valid preset")
     }
 
-    /// The initial state of [LLM09, Ex. 1] as restored in `REFERENCES.md`:
+    /// The initial state of \[LLM09, Ex. 1\] as restored in `REFERENCES.md`:
     /// `q₁ = (0.3, 0, 0.954)/|·|`, `q₂ = e₃`, `ω₁ = (−0.3, 0, 0.1)` minus its component along
     /// `q₁`, `ω₂ = 0` (energy `E₀ ≈ −270.22` J with the preset parameters). The paper runs it to
     /// `T = 100 s` with `h = 0.01`.

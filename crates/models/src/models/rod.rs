@@ -1,4 +1,4 @@
-//! Pure bending of an elastic rod of rigid elements joined by rotational springs [LLM09, Ex. 4].
+//! Pure bending of an elastic rod of rigid elements joined by rotational springs \[LLM09, Ex. 4\].
 
 use super::{SphereModel, Symmetry};
 use crate::error::{ModelError, all_positive, non_negative, positive, same_len, unit};
@@ -10,7 +10,7 @@ use liegroup::scalar::c;
 use nalgebra::{DMatrix, RealField, Vector3};
 
 /// The bending term `φ(c) = ½ κ (1 − c)`, `c = qᵢ₋₁·qᵢ` the cosine of the angle between two
-/// neighbouring elements (`≈ ¼ κ θ²` for small angles) [LLM09, Ex. 4].
+/// neighbouring elements (`≈ ¼ κ θ²` for small angles) \[LLM09, Ex. 4\].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BendingTerm {
     /// The spring constant `κ`.
@@ -64,7 +64,7 @@ impl Potential for RodPotential {
 
 /// A rod of `n + 1` rigid uniform elements joined by rotational springs, the zeroth element
 /// clamped to a wall along the fixed unit vector `q₀`; configuration `(q₁, …, qₙ) ∈ (S²)ⁿ`
-/// [LLM09, Ex. 4]. Element `i` has mass `mᵢ`, length `lᵢ`, moment of inertia `mᵢlᵢ²/12` about
+/// \[LLM09, Ex. 4\]. Element `i` has mass `mᵢ`, length `lᵢ`, moment of inertia `mᵢlᵢ²/12` about
 /// its centre; its centre of mass is at `Σ_{j<i} lⱼqⱼ + ½lᵢqᵢ` (from the free end of element
 /// 0). `e₃` points **along** gravity.
 ///
@@ -154,7 +154,7 @@ impl ElasticRod {
     }
 
     /// `n` equal elements of a rod of total mass `m` and length `l` split into `n + 1` elements
-    /// (the clamped one included): `mᵢ = m/(n+1)`, `lᵢ = l/(n+1)` [LLM09, Ex. 4], all springs
+    /// (the clamped one included): `mᵢ = m/(n+1)`, `lᵢ = l/(n+1)` \[LLM09, Ex. 4\], all springs
     /// `κ`, clamped along `q₀`.
     ///
     /// # Errors
@@ -177,7 +177,7 @@ impl ElasticRod {
         )
     }
 
-    /// The rod of [LLM09, Ex. 4]: `n = 10`, `m = 55 g`, `κᵢ = 1000`, `g = 9.81`, horizontal at
+    /// The rod of \[LLM09, Ex. 4\]: `n = 10`, `m = 55 g`, `κᵢ = 1000`, `g = 9.81`, horizontal at
     /// rest (`qᵢ = e₁` for all `i`) except for an impact on the free end; `T = 3 s`.
     ///
     /// Chosen here (digits lost in extraction): total length `l = 1.1 m` (printed "1.·"), clamp
