@@ -325,47 +325,28 @@ impl<V: VectorSpace, const N: usize> VectorSpace for [V; N] {
     }
     #[inline]
     fn set_zero(&mut self) {
-        for y in self.iter_mut() {
-            y.set_zero();
-        }
+        factors::set_zero(self);
     }
     #[inline]
     fn add_scaled(&mut self, a: V::Scalar, x: &Self) {
-        for (y, x) in self.iter_mut().zip(x) {
-            y.add_scaled(a, x);
-        }
+        factors::add_scaled(self, a, x);
     }
     #[inline]
     fn scale_by(&mut self, a: V::Scalar) {
-        for y in self.iter_mut() {
-            y.scale_by(a);
-        }
+        factors::scale_by(self, a);
     }
     #[inline]
     fn inner(&self, other: &Self) -> V::Scalar {
-        self.iter()
-            .zip(other)
-            .fold(V::Scalar::zero(), |s, (a, b)| s + a.inner(b))
+        factors::inner(self, other)
     }
     fn write_coords(&self, out: &mut [V::Scalar]) {
-        let mut off = 0;
-        for v in self {
-            let n = v.dim();
-            v.write_coords(&mut out[off..off + n]);
-            off += n;
-        }
+        factors::write_coords(self, out);
     }
     fn read_coords(&mut self, src: &[V::Scalar]) {
-        let mut off = 0;
-        for v in self.iter_mut() {
-            let n = v.dim();
-            v.read_coords(&src[off..off + n]);
-            off += n;
-        }
+        factors::read_coords(self, src);
     }
     fn max_abs(&self) -> V::Scalar {
-        self.iter()
-            .fold(V::Scalar::zero(), |m, v| m.max(v.max_abs()))
+        factors::max_abs(self)
     }
     fn all_finite(&self) -> bool {
         self.iter().all(VectorSpace::all_finite)
@@ -390,51 +371,78 @@ impl<V: VectorSpace> VectorSpace for Vec<V> {
     }
     #[inline]
     fn set_zero(&mut self) {
-        for y in self.iter_mut() {
-            y.set_zero();
-        }
+        factors::set_zero(self);
     }
     #[inline]
     fn add_scaled(&mut self, a: V::Scalar, x: &Self) {
-        assert_eq!(self.len(), x.len(), "dimension mismatch in axpy");
-        for (y, x) in self.iter_mut().zip(x) {
-            y.add_scaled(a, x);
-        }
+        factors::add_scaled(self, a, x);
     }
     #[inline]
     fn scale_by(&mut self, a: V::Scalar) {
-        for y in self.iter_mut() {
-            y.scale_by(a);
-        }
+        factors::scale_by(self, a);
     }
     #[inline]
     fn inner(&self, other: &Self) -> V::Scalar {
-        assert_eq!(self.len(), other.len(), "dimension mismatch in dot");
-        self.iter()
-            .zip(other)
-            .fold(V::Scalar::zero(), |s, (a, b)| s + a.inner(b))
+        factors::inner(self, other)
     }
     fn write_coords(&self, out: &mut [V::Scalar]) {
+        factors::write_coords(self, out);
+    }
+    fn read_coords(&mut self, src: &[V::Scalar]) {
+        factors::read_coords(self, src);
+    }
+    fn max_abs(&self) -> V::Scalar {
+        factors::max_abs(self)
+    }
+    fn all_finite(&self) -> bool {
+        self.iter().all(VectorSpace::all_finite)
+    }
+}
+
+/// Factor-by-factor operations shared by the array and `Vec` powers (slices of spaces).
+mod factors {
+    use super::VectorSpace;
+    use nalgebra::RealField;
+    use num_traits::Zero;
+
+    pub fn set_zero<V: VectorSpace>(ys: &mut [V]) {
+        ys.iter_mut().for_each(VectorSpace::set_zero);
+    }
+    pub fn add_scaled<V: VectorSpace>(ys: &mut [V], a: V::Scalar, xs: &[V]) {
+        assert_eq!(ys.len(), xs.len(), "dimension mismatch in add_scaled");
+        for (y, x) in ys.iter_mut().zip(xs) {
+            y.add_scaled(a, x);
+        }
+    }
+    pub fn scale_by<V: VectorSpace>(ys: &mut [V], a: V::Scalar) {
+        for y in ys {
+            y.scale_by(a);
+        }
+    }
+    pub fn inner<V: VectorSpace>(xs: &[V], ys: &[V]) -> V::Scalar {
+        assert_eq!(xs.len(), ys.len(), "dimension mismatch in inner");
+        xs.iter()
+            .zip(ys)
+            .fold(V::Scalar::zero(), |s, (a, b)| s + a.inner(b))
+    }
+    pub fn write_coords<V: VectorSpace>(xs: &[V], out: &mut [V::Scalar]) {
         let mut off = 0;
-        for v in self {
+        for v in xs {
             let n = v.dim();
             v.write_coords(&mut out[off..off + n]);
             off += n;
         }
     }
-    fn read_coords(&mut self, src: &[V::Scalar]) {
+    pub fn read_coords<V: VectorSpace>(xs: &mut [V], src: &[V::Scalar]) {
         let mut off = 0;
-        for v in self.iter_mut() {
+        for v in xs {
             let n = v.dim();
             v.read_coords(&src[off..off + n]);
             off += n;
         }
     }
-    fn max_abs(&self) -> V::Scalar {
-        self.iter()
-            .fold(V::Scalar::zero(), |m, v| m.max(v.max_abs()))
-    }
-    fn all_finite(&self) -> bool {
-        self.iter().all(VectorSpace::all_finite)
+    pub fn max_abs<V: VectorSpace>(xs: &[V]) -> V::Scalar {
+        xs.iter()
+            .fold(V::Scalar::zero(), |m, v| RealField::max(m, v.max_abs()))
     }
 }
