@@ -12,6 +12,8 @@
 //!   automatic initial step), observers, dense output, typed errors with partial results.
 //! - [`measure_order`] / [`fit_order`]: observed orders of convergence.
 //! - [`methods`]: every shipped method under a stable kebab-case identifier.
+//! - [`symplectic`]: symplectic and variational integrators on the right-trivialized `T*G`
+//!   (the θ-family on any group, the LGVI and the DLM splitting for rigid bodies).
 //!
 //! The data side:
 //!
@@ -86,6 +88,7 @@ mod rkmk;
 mod rkmk4_2c;
 pub mod special;
 mod stepper;
+pub mod symplectic;
 mod tableau;
 
 pub use cf::CommutatorFree;
