@@ -57,6 +57,11 @@ pub fn experiments() -> Vec<Experiment> {
             run: variable_step,
         },
         Experiment {
+            id: "heavy-top",
+            description: "[BC10, CCLMO22 §3.4] the heavy top with symplectic Lie group integrators (θ-family, LGVI, DLM splitting) against RKMK4 and CF4",
+            run: super::heavy_top::heavy_top,
+        },
+        Experiment {
             id: "llm09",
             description: "[LLM09 §4] the six examples: energy and unit-length errors of a Lie group method, ambient RK4, and RK4 with reprojection",
             run: llm09,

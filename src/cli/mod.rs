@@ -2,6 +2,7 @@
 //! reproductions, and their output (CSV, SVG, HTML report, JSON).
 
 pub mod experiments;
+pub mod heavy_top;
 pub mod output;
 pub mod registry;
 pub mod report;
