@@ -133,7 +133,7 @@ impl<'a, L: SphereLagrangian> Vprkmk<'a, L> {
         opts: NewtonOptions,
     ) -> Result<Self, SchemeError> {
         opts.validate()?;
-        if tableau.b.iter().any(|b| *b == 0.0) {
+        if tableau.b.contains(&0.0) {
             return Err(SchemeError::InvalidOption {
                 name: "tableau",
                 reason: "VPRKMK needs all weights b_j ≠ 0".into(),
