@@ -56,6 +56,7 @@ mod error;
 mod fields;
 mod icosphere;
 pub mod models;
+pub mod nonholonomic;
 pub mod potential;
 mod state;
 mod system;

@@ -82,6 +82,7 @@ mod driver;
 mod error;
 mod implicit;
 pub mod methods;
+pub mod nonholonomic;
 pub mod order_conditions;
 mod point_map;
 mod rkmk;
