@@ -62,6 +62,11 @@ pub fn experiments() -> Vec<Experiment> {
             run: super::heavy_top::heavy_top,
         },
         Experiment {
+            id: "nonholonomic-energy",
+            description: "[papers/003] the energy-conserving extended discrete Lagrange–d'Alembert integrator with variable steps against fixed-step DLA",
+            run: super::nonholonomic::nonholonomic_energy,
+        },
+        Experiment {
             id: "llm09",
             description: "[LLM09 §4] the six examples: energy and unit-length errors of a Lie group method, ambient RK4, and RK4 with reprojection",
             run: llm09,
