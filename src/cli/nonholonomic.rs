@@ -15,6 +15,7 @@ use schemes::nonholonomic::{
 use std::path::Path;
 
 struct Runs {
+    steps: usize,
     t_edla: Vec<f64>,
     e_edla: Vec<f64>,
     h_edla: Vec<f64>,
@@ -109,7 +110,6 @@ pub fn nonholonomic_energy(dir: &Path, quick: bool) -> Result<Section, CliError>
         let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
         let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
         let mean = r.h_edla.iter().sum::<f64>() / r.h_edla.len().max(1) as f64;
-        let n = r.t_edla.len();
         table.row(vec![
             (*name).into(),
             "extended DLA (energy-conserving, variable h)".into(),
