@@ -35,6 +35,7 @@ where
             .map_err(fail)?;
     let e0 = edla.energy();
     let mut r = Runs {
+        steps,
         t_edla: vec![],
         e_edla: vec![],
         h_edla: vec![],
@@ -113,7 +114,7 @@ pub fn nonholonomic_energy(dir: &Path, quick: bool) -> Result<Section, CliError>
         table.row(vec![
             (*name).into(),
             "extended DLA (energy-conserving, variable h)".into(),
-            format!("{}", n),
+            r.steps.to_string(),
             format!("{:.2e}", max(&r.e_edla)),
             format!("{:.5}", min(&r.h_edla)),
             format!("{:.5}", max(&r.h_edla)),
@@ -122,7 +123,7 @@ pub fn nonholonomic_energy(dir: &Path, quick: bool) -> Result<Section, CliError>
         table.row(vec![
             (*name).into(),
             "DLA (fixed h = mean)".into(),
-            format!("{}", r.t_dla.len()),
+            r.steps.to_string(),
             format!("{:.2e}", max(&r.e_dla)),
             "—".into(),
             "—".into(),
