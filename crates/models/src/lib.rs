@@ -24,6 +24,22 @@
 //!
 //! Where the papers' text lost digits, each preset documents the values chosen here.
 //!
+//! Part 2: **rigid bodies and a multibody system with control**, each with several Lie group
+//! formulations (a [`schemes::Problem`] per formulation: an action from `homogeneous` and a
+//! field), the ambient ODE, energy and invariants:
+//!
+//! - [`FreeRigidBody`] ([`rigid_body`]): Lie–Poisson on so(3)* and on a sphere, SO(3) × ℝ³,
+//!   SO(3) × so(3)*, T*SO(3) ≅ SE(3), ℝ¹²; [`RigidBodyState`] `(R, Π)` converts between them.
+//! - [`HeavyTop`] ([`heavy_top`]) with the data of \[BC10\]: the three formulations of
+//!   [CCLMO22, §3.4] (canonical on T*SO(3), Lie–Poisson on se(3)*, canonical on T*SE(3) with a
+//!   left-invariant quadratic Hamiltonian), the body-momentum form and ℝ¹².
+//! - [`QuadrotorLoad`] ([`quadrotor`]): two quadrotors carrying a point load [CCLMO22, §6],
+//!   closed by the geometric controller of \[LSK13\] (attitude moments from the geometric
+//!   attitude controller on SO(3), with exact `Ω_c`, `Ω̇_c` by forward-mode AD), on
+//!   `ℝ⁶ × (TSO(3))² × SE(3)²` acting on `TR³ × (TSO(3))² × (TS²)²`, and on ℝ⁴².
+//! - [`stepper`]: any catalogue method for points that hold `So3`/`Se3` elements
+//!   ([`StateDistance`] measures the error of commutator-free pairs).
+//!
 //! # Conventions
 //! se(3) coordinates **rotation first**: a `Vector6` `(u, v)` is the rotational part `u`
 //! followed by the translational part `v` (see `docs/notation.md`). Ambient states are stored
@@ -54,16 +70,21 @@
 
 mod error;
 mod fields;
+pub mod heavy_top;
 mod icosphere;
 pub mod models;
 pub mod nonholonomic;
 pub mod potential;
+pub mod quadrotor;
+pub mod rigid_body;
 mod state;
+mod stepping;
 mod system;
 mod terms;
 
 pub use error::ModelError;
 pub use fields::{AmbientField, LieField};
+pub use heavy_top::HeavyTop;
 pub use icosphere::Icosphere;
 pub use models::{
     CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, G, LennardJones,
@@ -72,6 +93,9 @@ pub use models::{
 pub use potential::{
     DotTerm, PairTerm, Potential, RadialTerm, Separation, SeparationTerm, SiteTerm, TermVisitor,
 };
+pub use quadrotor::{QuadrotorLoad, QuadrotorState, ThrustModel};
+pub use rigid_body::{FreeRigidBody, RigidBodyState};
 pub use state::{SphereState, UNIT_TOLERANCE};
+pub use stepping::{AmbientState, StateDistance, stepper};
 pub use system::{SphereSystem, Workspace, tangency_error, unit_length_error};
 pub use terms::{LinearPotential, LinearTerm};
