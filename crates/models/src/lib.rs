@@ -37,8 +37,6 @@
 //!   closed by the geometric controller of \[LSK13\] (attitude moments from the geometric
 //!   attitude controller on SO(3), with exact `Ω_c`, `Ω̇_c` by forward-mode AD), on
 //!   `ℝ⁶ × (TSO(3))² × SE(3)²` acting on `TR³ × (TSO(3))² × (TS²)²`, and on ℝ⁴².
-//! - [`stepper`]: any catalogue method for points that hold `So3`/`Se3` elements
-//!   ([`StateDistance`] measures the error of commutator-free pairs).
 //!
 //! # Conventions
 //! se(3) coordinates **rotation first**: a `Vector6` `(u, v)` is the rotational part `u`
@@ -78,7 +76,6 @@ pub mod potential;
 pub mod quadrotor;
 pub mod rigid_body;
 mod state;
-mod stepping;
 mod system;
 mod terms;
 
@@ -96,6 +93,5 @@ pub use potential::{
 pub use quadrotor::{QuadrotorLoad, QuadrotorState, ThrustModel};
 pub use rigid_body::{FreeRigidBody, RigidBodyState};
 pub use state::{SphereState, UNIT_TOLERANCE};
-pub use stepping::{AmbientState, StateDistance, stepper};
 pub use system::{SphereSystem, Workspace, tangency_error, unit_length_error};
 pub use terms::{LinearPotential, LinearTerm};

@@ -224,7 +224,7 @@ pub(crate) fn join12(m: &Matrix3<f64>, x: &Vector3<f64>) -> SVector<f64, 12> {
 ///
 /// # Formulations
 /// Each method returns a [`schemes::Problem`] (action + field) that `schemes::integrate` runs
-/// with any catalogue method ([`stepper`](crate::stepper) for points holding `So3`/`Se3`):
+/// with any catalogue method:
 ///
 /// | method | action | point | `f(p)` |
 /// |---|---|---|---|

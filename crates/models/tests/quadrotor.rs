@@ -9,8 +9,9 @@ use common::Rng;
 use homogeneous::{Action, LieVectorField, ManifoldPoint};
 use liegroup::{LieGroup, So3, hat};
 use models::quadrotor::{QuadrotorAction, QuadrotorAmbientAction};
-use models::{QuadrotorLoad, QuadrotorState, ThrustModel, stepper};
+use models::{QuadrotorLoad, QuadrotorState, ThrustModel};
 use nalgebra::{Matrix3, SVector, Vector3};
+use schemes::methods::find;
 use schemes::{Options, integrate, integrate_with_observer};
 
 fn random_state(rng: &mut Rng) -> QuadrotorState {
@@ -149,7 +150,7 @@ fn rate_commands_are_the_derivatives_of_the_attitude_command() {
         let x0 = random_state(&mut rng);
         let t0 = 1.0 + rng.sym().abs();
         let advance = |dt: f64| {
-            let mut s = stepper::<QuadrotorAmbientAction>("rkmk4").unwrap();
+            let mut s = find("rkmk4").unwrap().stepper::<QuadrotorAmbientAction>();
             let opts = Options::count(20).save_final();
             let sol = integrate(&amb, &mut s, t0, x0.to_ambient(), t0 + dt, &opts).unwrap();
             QuadrotorState::from_ambient(sol.last().1)
@@ -198,7 +199,7 @@ fn track(thrust: ThrustModel, steps: usize) -> (f64, f64, QuadrotorState, f64, f
     let model = QuadrotorLoad::cclmo22().with_thrust_model(thrust);
     let problem = model.lie();
     let x0 = QuadrotorLoad::cclmo22_state();
-    let mut s = stepper::<QuadrotorAction>("rkmk4").unwrap();
+    let mut s = find("rkmk4").unwrap().stepper::<QuadrotorAction>();
     let (mut worst_after, mut manifold, mut ortho) = (0.0_f64, 0.0_f64, 0.0_f64);
     let mut report = vec![];
     let sol = integrate_with_observer(
@@ -273,13 +274,13 @@ fn lie_rkmk4_and_ambient_rk4_converge_to_the_same_solution() {
     let x0 = QuadrotorLoad::cclmo22_state();
     let t_end = 1.0;
     let lie_run = |n: usize| {
-        let mut s = stepper::<QuadrotorAction>("rkmk4").unwrap();
+        let mut s = find("rkmk4").unwrap().stepper::<QuadrotorAction>();
         let opts = Options::count(n).save_final();
         let sol = integrate(&model.lie(), &mut s, 0.0, x0.to_point(), t_end, &opts).unwrap();
         QuadrotorState::from_point(sol.last().1).to_ambient().0
     };
     let amb_run = |n: usize| {
-        let mut s = stepper::<QuadrotorAmbientAction>("rkmk4").unwrap();
+        let mut s = find("rkmk4").unwrap().stepper::<QuadrotorAmbientAction>();
         let opts = Options::count(n).save_final();
         let sol = integrate(&model.ambient(), &mut s, 0.0, x0.to_ambient(), t_end, &opts).unwrap();
         sol.last().1.0
@@ -336,7 +337,7 @@ fn hovering_formation_is_an_equilibrium() {
         (vertical - total).abs() < 1e-12 * total,
         "{vertical} vs {total}"
     );
-    let mut s = stepper::<QuadrotorAction>("cf4").unwrap();
+    let mut s = find("cf4").unwrap().stepper::<QuadrotorAction>();
     let sol = integrate(
         &model.lie(),
         &mut s,

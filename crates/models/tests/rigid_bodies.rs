@@ -12,8 +12,9 @@ use models::heavy_top::{LargerGroupAction, LargerGroupPoint};
 use models::rigid_body::{
     Ambient12Action, AttitudeAction, AttitudeCoadjointAction, CotangentAction, orthogonality_error,
 };
-use models::{FreeRigidBody, HeavyTop, RigidBodyState, stepper};
+use models::{FreeRigidBody, HeavyTop, RigidBodyState};
 use nalgebra::{Matrix3, SVector, Vector3, Vector6};
+use schemes::methods::find;
 use schemes::{Options, Problem, Stepper, integrate_with_observer};
 
 fn random_spd(rng: &mut Rng) -> Matrix3<f64> {
@@ -190,10 +191,10 @@ fn run<A, F>(
     measure: impl Fn(&A::Point) -> (f64, f64, f64, Matrix3<f64>),
 ) -> (A::Point, Drift)
 where
-    A: Action<Group: LieGroup<Scalar = f64>, Point: models::AmbientState>,
+    A: Action<Group: LieGroup<Scalar = f64>, Point: homogeneous::ManifoldPoint<Scalar = f64>>,
     F: LieVectorField<f64, A::Point, <A::Group as LieGroup>::Algebra>,
 {
-    let mut s = stepper::<A>("rkmk4").unwrap();
+    let mut s = find("rkmk4").unwrap().stepper::<A>();
     assert_eq!(s.order(), 4);
     let (e0, a0, b0, _) = measure(&y0);
     let mut d = Drift {
@@ -457,12 +458,12 @@ fn cotangent_actions_are_what_the_docs_say() {
 
 #[test]
 fn adaptive_pairs_run_on_group_points() {
-    // `models::stepper` equips the commutator-free pairs with `StateDistance`, so adaptive
+    // `ManifoldPoint` for So3/Se3 gives the commutator-free pairs their ambient distance, so adaptive
     // steps work on points holding `So3`/`Se3` (here T*SO(3) ≅ SE(3) and SO(3) × ℝ³).
     let top = HeavyTop::bruls_cardona();
     let x0 = HeavyTop::bruls_cardona_state();
     let t_end = 0.2;
-    let mut fine = stepper::<CotangentAction>("rkmk4").unwrap();
+    let mut fine = find("rkmk4").unwrap().stepper::<CotangentAction>();
     let reference = schemes::integrate(
         &top.canonical(),
         &mut fine,
@@ -474,7 +475,7 @@ fn adaptive_pairs_run_on_group_points() {
     .unwrap();
     let reference = RigidBodyState::from_cotangent(reference.last().1);
     for id in ["cf43", "cf32", "rkmk54"] {
-        let mut s = stepper::<CotangentAction>(id).unwrap();
+        let mut s = find(id).unwrap().stepper::<CotangentAction>();
         let sol = schemes::integrate(
             &top.canonical(),
             &mut s,
@@ -491,7 +492,7 @@ fn adaptive_pairs_run_on_group_points() {
             sol.stats.accepted, sol.stats.rejected
         );
         assert!(err <= 1e-5, "{id}: {err:e}");
-        let mut s = stepper::<AttitudeAction>(id).unwrap();
+        let mut s = find(id).unwrap().stepper::<AttitudeAction>();
         let sol = schemes::integrate(
             &top.canonical_body(),
             &mut s,

@@ -271,11 +271,11 @@ pub struct ControlOutput {
 ///
 /// # Example
 /// ```
-/// use models::{QuadrotorLoad, stepper};
+/// use models::QuadrotorLoad;
 /// use schemes::{integrate, Options};
 /// let model = QuadrotorLoad::cclmo22();
 /// let x0 = QuadrotorLoad::cclmo22_state();
-/// let mut rkmk4 = stepper("rkmk4")?;
+/// let mut rkmk4 = schemes::methods::find("rkmk4")?.stepper();
 /// let sol = integrate(&model.lie(), &mut rkmk4, 0.0, x0.to_point(), 0.5, &Options::fixed(1e-3))
 ///     .map_err(|e| e.error)?;
 /// let x = models::QuadrotorState::from_point(sol.last().1);
