@@ -12,6 +12,10 @@
 //!   automatic initial step), observers, dense output, typed errors with partial results.
 //! - [`measure_order`] / [`fit_order`]: observed orders of convergence.
 //! - [`methods`]: every shipped method under a stable kebab-case identifier.
+//! - [`variational`]: the Lee–Leok–McClamroch variational integrator on (S²)ⁿ \[LLM09\] for
+//!   any [`SphereLagrangian`](variational::SphereLagrangian), implicit or explicit.
+//! - [`composition`]: symmetric compositions (Yoshida, Suzuki, Kahan–Li, McLachlan) of any
+//!   symmetric one-step method, raising its order to 4, 6 or 8.
 //!
 //! The data side:
 //!
@@ -74,6 +78,7 @@ pub mod catalogue;
 mod cf;
 mod coeffs;
 pub mod commutator_free;
+pub mod composition;
 mod control;
 mod convergence;
 mod driver;
@@ -87,9 +92,11 @@ mod rkmk4_2c;
 pub mod special;
 mod stepper;
 mod tableau;
+pub mod variational;
 
 pub use cf::CommutatorFree;
 pub use commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, ExpProduct};
+pub use composition::Composition;
 pub use control::{Controller, ControllerState, StepControl};
 pub use convergence::{ConvergenceRow, OrderFit, fit_order, format_table, measure_order};
 pub use driver::{
