@@ -21,6 +21,8 @@
 //! - The systems of \[CCLMO22, §5\] and \[LLM09, §4\] with presets: [`NFoldPendulum`],
 //!   [`DoubleSphericalPendulum`], [`SphereNBody`] (Kozlov–Harin), [`CoupledPendula`],
 //!   [`ElasticRod`], [`DipoleArray`], [`LennardJones`] (with [`Icosphere`]).
+//! - Every [`SphereSystem`] is a `schemes::variational::SphereLagrangian`, so the variational
+//!   integrator of [LLM09, §3] runs on it ([`SphereSystem::variational_integrator`]).
 //!
 //! Where the papers' text lost digits, each preset documents the values chosen here.
 //!
@@ -78,6 +80,7 @@ pub mod rigid_body;
 mod state;
 mod system;
 mod terms;
+mod variational;
 
 pub use error::ModelError;
 pub use fields::{AmbientField, LieField};

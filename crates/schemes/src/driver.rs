@@ -362,19 +362,10 @@ where
         (None, Some(tol)) => match options.h0 {
             Some(h0) if h0.is_finite() && h0 > 0.0 => h0.min(h_max),
             Some(h0) => return Err(run.fail(SchemeError::InvalidStepSize { h: h0 }, work(stepper))),
-            None => {
-                match initial_step(
-                    action,
-                    f,
-                    stepper,
-                    t0,
-                    &run.sol.y[run.sol.y.len() - 1],
-                    &tol,
-                ) {
-                    Ok(h) => h.clamp(h_min, h_max),
-                    Err(e) => return Err(run.fail(e, work(stepper))),
-                }
-            }
+            None => match initial_step(action, f, stepper, t0, &y, &tol) {
+                Ok(h) => h.clamp(h_min, h_max),
+                Err(e) => return Err(run.fail(e, work(stepper))),
+            },
         },
         (None, None) => unreachable!("either fixed or adaptive"),
     };

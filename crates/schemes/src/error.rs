@@ -78,6 +78,32 @@ pub enum SchemeError {
         /// The tolerance asked for.
         tolerance: f64,
     },
+    /// A state given to a method that works on a manifold is not on it: for the variational
+    /// integrators on (TS²)ⁿ, `||qᵢ| − 1|` or `|qᵢ·ωᵢ|/max(1, |ωᵢ|)` exceeds the tolerance.
+    #[error(
+        "state is off the manifold: {what} = {deviation:e} for body {index} exceeds the tolerance {tolerance:e}"
+    )]
+    NotOnManifold {
+        /// Which constraint (`"||q| − 1|"`, `"|q·ω|/max(1, |ω|)"`).
+        what: &'static str,
+        /// The 0-based index of the body (factor) that violates it.
+        index: usize,
+        /// The deviation found.
+        deviation: f64,
+        /// The tolerance it was compared with.
+        tolerance: f64,
+    },
+    /// The discrete equations of a method have no solution for this step size (e.g. the
+    /// explicit update (3.17) of \[LLM09\] needs `|aᵢ| < 1`).
+    #[error("no solution of the discrete equations at t = {t} with h = {h:e}: {reason}")]
+    StepTooLarge {
+        /// Time at the start of the step.
+        t: f64,
+        /// The step size.
+        h: f64,
+        /// Why the equations have no solution.
+        reason: String,
+    },
     /// The method cannot do what was asked (e.g. adaptive steps without an embedded method).
     #[error("{method}: {reason}")]
     Unsupported {

@@ -14,6 +14,10 @@
 //! - [`methods`]: every shipped method under a stable kebab-case identifier.
 //! - [`symplectic`]: symplectic and variational integrators on the right-trivialized `T*G`
 //!   (the θ-family on any group, the LGVI and the DLM splitting for rigid bodies).
+//! - [`variational`]: the Lee–Leok–McClamroch variational integrator on (S²)ⁿ \[LLM09\] for
+//!   any [`SphereLagrangian`](variational::SphereLagrangian), implicit or explicit.
+//! - [`composition`]: symmetric compositions (Yoshida, Suzuki, Kahan–Li, McLachlan) of any
+//!   symmetric one-step method, raising its order to 4, 6 or 8.
 //!
 //! The data side:
 //!
@@ -76,6 +80,7 @@ pub mod catalogue;
 mod cf;
 mod coeffs;
 pub mod commutator_free;
+pub mod composition;
 mod control;
 mod convergence;
 mod driver;
@@ -91,9 +96,11 @@ pub mod special;
 mod stepper;
 pub mod symplectic;
 mod tableau;
+pub mod variational;
 
 pub use cf::CommutatorFree;
 pub use commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, ExpProduct};
+pub use composition::Composition;
 pub use control::{Controller, ControllerState, StepControl};
 pub use convergence::{ConvergenceRow, OrderFit, fit_order, format_table, measure_order};
 pub use driver::{

@@ -229,3 +229,17 @@ fn observer_sees_every_accepted_step_and_cf_pairs_adapt() {
     assert!((sol.last().1.0 - Vector2::new(10f64.cos(), -10f64.sin())).amax() < 1e-5);
     let _ = Rkmk::<R2>::exp(&schemes::catalogue::RK4).unwrap();
 }
+
+#[test]
+fn adaptive_save_times_without_the_initial_time() {
+    // Regression: the save list need not contain t0 (the initial step must not read the saved
+    // points).
+    let p = decay();
+    let mut opts = Options::adaptive(1e-8, 1e-8);
+    opts.save = Save::Times(vec![0.5, 1.0]);
+    let mut s = find("rkmk54").unwrap().stepper::<R1>();
+    let sol = integrate(&p, &mut s, 0.0, y0(), 1.0, &opts).unwrap();
+    assert_eq!(sol.t.len(), 2);
+    assert!((sol.y[0].0[0] - (-0.5f64).exp()).abs() < 1e-7);
+    assert!((sol.y[1].0[0] - (-1.0f64).exp()).abs() < 1e-7);
+}

@@ -1,0 +1,1053 @@
+//! The Lee–Leok–McClamroch variational integrator on (S²)ⁿ [LLM09, §3].
+
+use super::lagrangian::{SphereLagrangian, VariationalScalar};
+use super::linalg::{is_positive_definite, solve_in_place};
+use crate::error::SchemeError;
+use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use homogeneous::{
+    LieVectorField, PowerAction, SPHERE_TOLERANCE, TANGENCY_TOLERANCE, TangentSphere2,
+    TangentSphereAction, VecPowerAction,
+};
+use liegroup::scalar::{c, re};
+use nalgebra::{Matrix3, Vector3};
+
+/// Which form of the discrete equations [`SphereVariational`] solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariationalForm {
+    /// The implicit form (3.10)–(3.13) for any inertia matrix: eq. (3.16) for the Cayley
+    /// parameters `fᵢ` solved iteratively (see [`VariationalSolver`]), then the linear
+    /// `3n × 3n` system (3.12) for `ω′`. With a diagonal `M`, (3.16) decouples and its root is
+    /// the closed form of [`Explicit`](Self::Explicit): no iteration is needed, and the two
+    /// forms are the same map.
+    Implicit,
+    /// The explicit form (3.17)–(3.18) [LLM09, Cor. 3], for a diagonal inertia matrix only
+    /// (bodies coupled through the potential).
+    Explicit,
+}
+
+/// How eq. (3.16) of the implicit form is solved (non-diagonal inertia).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariationalSolver {
+    /// Newton's method on `Φ(f) = d` in ℝ³ⁿ with the analytic Jacobian (see
+    /// [`SphereVariational`]), started at `f = 0` (whose first iterate solves the linearized
+    /// equation `2A(q)f = d`). Quadratic convergence; one `3n × 3n` LU solve per iteration.
+    Newton,
+    /// Block-Jacobi fixed-point iteration: each body solves its own equation in closed form,
+    /// `2Mᵢᵢfᵢ/(1 + |fᵢ|²) = dᵢ − qᵢ × Σ_{j≠i} Mᵢⱼ Δⱼ` (the form (3.17) with the coupling of
+    /// the previous iterate). No linear algebra; converges linearly when the off-diagonal
+    /// coupling is weak, and may not converge otherwise.
+    FixedPoint,
+}
+
+/// Options of the implicit solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VariationalOptions {
+    /// The solver (default Newton).
+    pub solver: VariationalSolver,
+    /// Converged when the max-norm of the last update is `≤ tol · max|fᵢ|∞` (relative to the
+    /// solution itself, so that the default `1e-14` means "to round-off": a Newton update of
+    /// that size leaves an error of its square). Newton also stops when the update has stalled
+    /// at the round-off floor (`≤ 1e-12·max|fᵢ|∞` and not halving).
+    pub tol: f64,
+    /// The iteration cap; reaching it is a [`SchemeError::NonConvergence`].
+    pub max_iter: usize,
+}
+
+impl Default for VariationalOptions {
+    fn default() -> Self {
+        Self {
+            solver: VariationalSolver::Newton,
+            tol: 1e-14,
+            max_iter: 50,
+        }
+    }
+}
+
+/// The variational integrator of Lee, Leok and McClamroch for Lagrangian systems on (S²)ⁿ
+/// [LLM09, §3], for any [`SphereLagrangian`] `(M, V)`. Second order, symplectic, symmetric
+/// (its discrete Lagrangian is self-adjoint), conserves the momentum map of every rotational
+/// symmetry of `V` exactly (up to round-off), and keeps `|qᵢ| = 1` to round-off without
+/// projection.
+///
+/// # The method
+/// The discrete Lagrangian (3.1) is
+/// `L_d = (1/2h) Σᵢⱼ Mᵢⱼ (qᵢ′ − qᵢ)·(qⱼ′ − qⱼ) − (h/2) V(q) − (h/2) V(q′)`, and its discrete
+/// Euler–Lagrange equations in angular-velocity form are (primes: step k + 1; the factors lost
+/// in the paper's text extraction are restored as in `REFERENCES.md`)
+///
+/// ```text
+/// (3.10)  Mᵢᵢ qᵢ × Fᵢqᵢ + qᵢ × Σ_{j≠i} Mᵢⱼ (Fⱼ − I) qⱼ = dᵢ,
+///         dᵢ = h Mᵢᵢ ωᵢ − qᵢ × Σ_{j≠i} Mᵢⱼ (qⱼ × h ωⱼ) − (h²/2) qᵢ × ∂V/∂qᵢ(q),
+/// (3.11)  qᵢ′ = Fᵢ qᵢ,
+/// (3.12)  Mᵢᵢ ωᵢ′ − qᵢ′ × Σ_{j≠i} Mᵢⱼ (qⱼ′ × ωⱼ′)
+///             = (1/h) qᵢ′ × Σⱼ Mᵢⱼ (qⱼ′ − qⱼ) − (h/2) qᵢ′ × ∂V/∂qᵢ(q′).
+/// ```
+///
+/// Here `dᵢ` is computed as `qᵢ × (h πᵢ − (h²/2) ∂V/∂qᵢ)` with `πᵢ = Σⱼ Mᵢⱼ (ωⱼ × qⱼ)`, which
+/// equals the printed `dᵢ` for tangent `ωᵢ` and is tangent to `qᵢ` by construction.
+///
+/// **Cayley parameters (3.13)–(3.16).** With `Fᵢ = (I + f̂ᵢ)(I − f̂ᵢ)⁻¹` (convention C2 of
+/// `ALGORITHMS.md` §0; `|fᵢ| = tan(angle/2)`) and `fᵢ·qᵢ = 0`, `sᵢ = 1/(1 + |fᵢ|²)`,
+///
+/// ```text
+/// (3.15)  Δᵢ := Fᵢqᵢ − qᵢ = 2sᵢ (fᵢ × qᵢ − |fᵢ|² qᵢ),
+/// (3.16)  Φᵢ(f) := 2Mᵢᵢ sᵢ fᵢ + qᵢ × Σ_{j≠i} Mᵢⱼ Δⱼ(fⱼ) = dᵢ.
+/// ```
+///
+/// `Φ` is taken as a map ℝ³ⁿ → ℝ³ⁿ: its normal part `qᵢ·Φᵢ = 2Mᵢᵢ sᵢ (qᵢ·fᵢ)` vanishes only
+/// for `fᵢ ⊥ qᵢ`, so the 3n equations pin the tangency of the root and the Jacobian is
+/// regular. The analytic Jacobian, with `Dⱼ := ∂Δⱼ/∂fⱼ = −2sⱼ (q̂ⱼ + 2qⱼfⱼᵀ + Δⱼfⱼᵀ)`:
+///
+/// ```text
+///   ∂Φᵢ/∂fᵢ = 2Mᵢᵢ sᵢ (I − 2sᵢ fᵢfᵢᵀ),     ∂Φᵢ/∂fⱼ = Mᵢⱼ q̂ᵢ Dⱼ   (j ≠ i).
+/// ```
+///
+/// The increment `Δᵢ` is formed **directly** from `fᵢ` and `qᵢ′ = qᵢ + Δᵢ`; (3.12) uses
+/// `Σⱼ Mᵢⱼ Δⱼ`, never `qⱼ′ − qⱼ` recomputed after the fact (whose cancellation makes the momentum
+/// maps drift ~25× faster from round-off, `REFERENCES.md`).
+///
+/// **(3.12)** is the linear system `A(q′) ω′ = rᵢ` with the matrix of the continuous equations
+/// (2.11) (diagonal blocks `Mᵢᵢ I`, off-diagonal blocks `−Mᵢⱼ q̂ᵢ′q̂ⱼ′`) and
+/// `rᵢ = qᵢ′ × ((1/h) Σⱼ Mᵢⱼ Δⱼ − (h/2) ∂V/∂qᵢ(q′))`; its solution is tangent (`qᵢ′·ωᵢ′ = 0`).
+///
+/// **Diagonal `M` (3.17)–(3.18).** Then (3.16) decouples, and its root with `|Fᵢ − I|` small is
+/// explicit: `aᵢ = dᵢ/Mᵢᵢ = hωᵢ − (h²/2Mᵢᵢ) qᵢ × ∂V/∂qᵢ`, `qᵢ′ = aᵢ × qᵢ + √(1 − |aᵢ|²) qᵢ`, i.e.
+/// `Δᵢ = aᵢ × qᵢ − |aᵢ|²/(1 + √(1 − |aᵢ|²)) qᵢ` (no cancellation), and
+/// `ωᵢ′ = rᵢ/Mᵢᵢ`, which equals (3.18) `ωᵢ − (h/2Mᵢᵢ)(qᵢ × ∂V/∂qᵢ + qᵢ′ × ∂V/∂qᵢ′)` for tangent
+/// `ωᵢ` and is tangent to `qᵢ′` by construction. `|aᵢ| ≥ 1` (no solution: the step is too
+/// large) is a [`SchemeError::StepTooLarge`].
+///
+/// **Round-off.** Where the derivation uses `|qᵢ| = 1`, the code keeps the factor `|qᵢ|²`:
+/// `Mᵢᵢ|qᵢ|²` replaces `Mᵢᵢ` in (3.16), in `aᵢ` of (3.17) and in the diagonal blocks of (3.12).
+/// The two agree in exact arithmetic, but the stored `qᵢ` have length `1 + O(ε)` (a slowly
+/// wandering round-off), and only with the factor are the identities behind the momentum
+/// conservation (`qᵢ × Σⱼ Mᵢⱼ Δⱼ = dᵢ`, `qᵢ′ × πᵢ(ω′) = rᵢ`) exact for the stored vectors. Without
+/// it the vertical angular momentum of the double spherical pendulum drifted about 1000× faster
+/// (4·10⁻⁷ instead of 3.5·10⁻¹⁰ after 10⁶ steps of `h = 0.01`, `J·e₃ ≈ 18`).
+///
+/// # Cost and memory
+/// One gradient of `V` per step (the gradient at the end of a step is reused by the next step
+/// when it starts from the same configuration). Non-diagonal `M`: per Newton iteration one
+/// `3n × 3n` LU solve, typically 3–4 iterations, and one more `3n × 3n` solve for (3.12).
+/// Buffers are allocated on the first step (sized by the problem) and reused:
+/// [`step_slices`](Self::step_slices) in `f64` does not allocate (the [`Stepper`] impls return
+/// new points, a `Vec` for `VecPowerAction`). Work counters ([`Stepper::stats`]): `f_evals`
+/// counts gradients of `V`, `iterations` the iterations of the solver of (3.16); `exps` stays 0.
+///
+/// # As a [`Stepper`]
+/// Implemented for `VecPowerAction<TangentSphereAction<T>>` (points `Vec<TangentSphere2<T>>`)
+/// and `PowerAction<TangentSphereAction<T>, N>` (arrays), so that [`integrate`](crate::integrate),
+/// [`measure_order`](crate::measure_order) and [`Composition`](crate::composition::Composition)
+/// treat it like every other method. **The vector field argument `f` of
+/// [`Stepper::step`] is ignored**: the stepper holds the Lagrangian. The time `t` is only
+/// reported in errors (the Lagrangian is autonomous). Adaptive steps are not supported.
+///
+/// # Errors of a step
+/// [`SchemeError::InvalidStepSize`] for `h = 0` or non-finite `h` (a negative `h` steps
+/// backwards: compositions with negative coefficients need it; the driver rejects `h ≤ 0`
+/// itself); [`SchemeError::NotOnManifold`] when `||qᵢ| − 1| >` [`SPHERE_TOLERANCE`] or
+/// `|qᵢ·ωᵢ| >` [`TANGENCY_TOLERANCE`]`·max(1, |ωᵢ|)` (both `1e-10`; the normal part of `ωᵢ`
+/// does not enter the method, which uses `ωᵢ × qᵢ` only); [`SchemeError::NonFinite`];
+/// [`SchemeError::NonConvergence`] (residual `max|Φ(f) − d|∞` and iteration count) when (3.16)
+/// does not converge; [`SchemeError::StepTooLarge`] when the closed form has no root.
+///
+/// # Scalars
+/// Generic over [`VariationalScalar`]: `f64`, and the dual numbers `Dual64` / `DualSVec64<N>`
+/// flow through a whole step (the implicit solves converge in the derivative parts too), which
+/// gives the exact Jacobian of the discrete flow map.
+///
+/// # Example
+/// ```
+/// use nalgebra::Vector3;
+/// use schemes::variational::{SphereLagrangian, SphereVariational};
+///
+/// // A double spherical pendulum with unit masses and lengths, e₃ up.
+/// struct Dsp;
+/// impl SphereLagrangian for Dsp {
+///     fn bodies(&self) -> usize { 2 }
+///     fn inertia(&self, i: usize, j: usize) -> f64 { if i == 0 && j == 0 { 2.0 } else { 1.0 } }
+///     fn potential(&self, q: &[Vector3<f64>]) -> f64 { 9.81 * (2.0 * q[0].z + q[1].z) }
+///     fn potential_gradient(&self, _q: &[Vector3<f64>], g: &mut [Vector3<f64>]) {
+///         g[0] = Vector3::new(0.0, 0.0, 2.0 * 9.81);
+///         g[1] = Vector3::new(0.0, 0.0, 9.81);
+///     }
+/// }
+/// let mut vi = SphereVariational::implicit(Dsp)?;
+/// let (q, w) = ([Vector3::x(), Vector3::y()], [Vector3::z(), Vector3::zeros()]);
+/// let (mut q1, mut w1) = ([Vector3::zeros(); 2], [Vector3::zeros(); 2]);
+/// vi.step_slices(0.0, &q, &w, 0.01, &mut q1, &mut w1)?;
+/// assert!((q1[0].norm() - 1.0).abs() < 1e-15 && q1[0].dot(&w1[0]).abs() < 1e-14);
+/// # Ok::<(), schemes::SchemeError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SphereVariational<L, T: VariationalScalar = f64> {
+    lagrangian: L,
+    form: VariationalForm,
+    options: VariationalOptions,
+    name: String,
+    n: usize,
+    /// `M`, row-major.
+    m: Vec<f64>,
+    diagonal: bool,
+    work: Work<T>,
+    stats: StepStats,
+}
+
+/// Work buffers (sized on the first step).
+#[derive(Clone, Debug)]
+struct Work<T: VariationalScalar> {
+    q0: Vec<Vector3<T>>,
+    w0: Vec<Vector3<T>>,
+    q1: Vec<Vector3<T>>,
+    w1: Vec<Vector3<T>>,
+    grad0: Vec<Vector3<T>>,
+    grad1: Vec<Vector3<T>>,
+    /// The configuration whose gradient `grad0` holds (valid when `cached`).
+    q_cache: Vec<Vector3<T>>,
+    cached: bool,
+    d: Vec<Vector3<T>>,
+    f: Vec<Vector3<T>>,
+    delta: Vec<Vector3<T>>,
+    delta_new: Vec<Vector3<T>>,
+    dd: Vec<Matrix3<T>>,
+    jac: Vec<T>,
+    rhs: Vec<T>,
+}
+
+impl<T: VariationalScalar> Work<T> {
+    fn new() -> Self {
+        Self {
+            q0: Vec::new(),
+            w0: Vec::new(),
+            q1: Vec::new(),
+            w1: Vec::new(),
+            grad0: Vec::new(),
+            grad1: Vec::new(),
+            q_cache: Vec::new(),
+            cached: false,
+            d: Vec::new(),
+            f: Vec::new(),
+            delta: Vec::new(),
+            delta_new: Vec::new(),
+            dd: Vec::new(),
+            jac: Vec::new(),
+            rhs: Vec::new(),
+        }
+    }
+
+    fn size(&mut self, n: usize, diagonal: bool) {
+        if self.q0.len() == n {
+            return;
+        }
+        let z = Vector3::zeros();
+        for v in [
+            &mut self.q0,
+            &mut self.w0,
+            &mut self.q1,
+            &mut self.w1,
+            &mut self.grad0,
+            &mut self.grad1,
+            &mut self.q_cache,
+            &mut self.d,
+            &mut self.f,
+            &mut self.delta,
+            &mut self.delta_new,
+        ] {
+            *v = vec![z; n];
+        }
+        self.cached = false;
+        if !diagonal {
+            self.dd = vec![Matrix3::zeros(); n];
+            self.jac = vec![T::zero(); 9 * n * n];
+            self.rhs = vec![T::zero(); 3 * n];
+        }
+    }
+}
+
+fn max_magnitude<T: VariationalScalar>(v: &[Vector3<T>]) -> f64 {
+    v.iter()
+        .flat_map(|x| x.iter())
+        .fold(0.0_f64, |m, a| m.max(a.magnitude()))
+}
+
+fn all_finite<T: VariationalScalar>(v: &[Vector3<T>]) -> bool {
+    v.iter().flat_map(|x| x.iter()).all(|a| a.is_finite())
+}
+
+/// `Δ = a × q − |a|²/(1 + √(1 − |a|²)) q`, the increment of the closed-form root (3.17), or
+/// `None` when `|a| ≥ 1`.
+#[inline]
+fn closed_form_increment<T: VariationalScalar>(
+    a: &Vector3<T>,
+    q: &Vector3<T>,
+) -> Option<Vector3<T>> {
+    let a2 = a.norm_squared();
+    // NaN fails too.
+    if re(a2).partial_cmp(&1.0) != Some(core::cmp::Ordering::Less) {
+        return None;
+    }
+    let root = (T::one() - a2).sqrt();
+    Some(a.cross(q) - q * (a2 / (T::one() + root)))
+}
+
+impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
+    /// The integrator for `lagrangian` in the given form, with default solver options (Newton to
+    /// round-off).
+    ///
+    /// # Errors
+    /// [`SchemeError::InvalidOption`] when the Lagrangian has no bodies, when `M` is not finite,
+    /// symmetric (`|Mᵢⱼ − Mⱼᵢ| ≤ 16ε max(|Mᵢⱼ|, |Mⱼᵢ|)`) and positive definite, or when the
+    /// explicit form is asked for with a non-diagonal `M`.
+    pub fn new(lagrangian: L, form: VariationalForm) -> Result<Self, SchemeError> {
+        let n = lagrangian.bodies();
+        let bad = |reason: String| SchemeError::InvalidOption {
+            name: "Lagrangian",
+            reason,
+        };
+        if n == 0 {
+            return Err(bad("it has no bodies".into()));
+        }
+        let mut m = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                let v = lagrangian.inertia(i, j);
+                if !v.is_finite() {
+                    return Err(bad(format!("inertia M[{i}][{j}] = {v} is not finite")));
+                }
+                m[i * n + j] = v;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (m[i * n + j], m[j * n + i]);
+                if (a - b).abs() > 16.0 * f64::EPSILON * a.abs().max(b.abs()) {
+                    return Err(bad(format!(
+                        "inertia matrix not symmetric: M[{i}][{j}] = {a}, M[{j}][{i}] = {b}"
+                    )));
+                }
+                let s = 0.5 * (a + b);
+                m[i * n + j] = s;
+                m[j * n + i] = s;
+            }
+        }
+        if !is_positive_definite(&m, n) {
+            return Err(bad("inertia matrix not positive definite".into()));
+        }
+        let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || m[i * n + j] == 0.0));
+        if form == VariationalForm::Explicit && !diagonal {
+            return Err(bad(
+                "the explicit form (3.17)–(3.18) needs a diagonal inertia matrix; use the implicit form"
+                    .into(),
+            ));
+        }
+        let name = match form {
+            VariationalForm::Implicit => "llm-implicit",
+            VariationalForm::Explicit => "llm-explicit",
+        };
+        Ok(Self {
+            lagrangian,
+            form,
+            options: VariationalOptions::default(),
+            name: name.into(),
+            n,
+            m,
+            diagonal,
+            work: Work::new(),
+            stats: StepStats::default(),
+        })
+    }
+
+    /// The implicit form (3.10)–(3.13), any inertia matrix (see [`VariationalForm::Implicit`]).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn implicit(lagrangian: L) -> Result<Self, SchemeError> {
+        Self::new(lagrangian, VariationalForm::Implicit)
+    }
+
+    /// The explicit form (3.17)–(3.18), diagonal inertia only (see
+    /// [`VariationalForm::Explicit`]).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new); in particular for a non-diagonal inertia matrix.
+    pub fn explicit(lagrangian: L) -> Result<Self, SchemeError> {
+        Self::new(lagrangian, VariationalForm::Explicit)
+    }
+
+    /// Replace the solver options.
+    ///
+    /// # Errors
+    /// [`SchemeError::InvalidTolerance`] unless `tol` is positive and finite;
+    /// [`SchemeError::InvalidOption`] for `max_iter = 0`.
+    pub fn with_options(mut self, options: VariationalOptions) -> Result<Self, SchemeError> {
+        if !(options.tol.is_finite() && options.tol > 0.0) {
+            return Err(SchemeError::InvalidTolerance {
+                name: "tol",
+                value: options.tol,
+            });
+        }
+        if options.max_iter == 0 {
+            return Err(SchemeError::InvalidOption {
+                name: "max_iter",
+                reason: "at least one iteration is needed".into(),
+            });
+        }
+        self.options = options;
+        Ok(self)
+    }
+
+    /// Replace the name reported by [`Stepper::name`] (default `"llm-implicit"` /
+    /// `"llm-explicit"`).
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The Lagrangian.
+    #[must_use]
+    pub fn lagrangian(&self) -> &L {
+        &self.lagrangian
+    }
+
+    /// The form of the discrete equations.
+    #[must_use]
+    pub fn form(&self) -> VariationalForm {
+        self.form
+    }
+
+    /// The solver options.
+    #[must_use]
+    pub fn options(&self) -> VariationalOptions {
+        self.options
+    }
+
+    /// One step from `(q, ω)` to `(q′, ω′)` written into `q_out`, `omega_out` (see the type's
+    /// documentation for the equations). `t` is used in error reports only.
+    ///
+    /// # Errors
+    /// See "Errors of a step" in the type's documentation; also
+    /// [`SchemeError::InvalidOption`] when a slice does not have one entry per body.
+    pub fn step_slices(
+        &mut self,
+        t: f64,
+        q: &[Vector3<T>],
+        omega: &[Vector3<T>],
+        h: T,
+        q_out: &mut [Vector3<T>],
+        omega_out: &mut [Vector3<T>],
+    ) -> Result<(), SchemeError> {
+        for (what, len) in [
+            ("q", q.len()),
+            ("ω", omega.len()),
+            ("q output", q_out.len()),
+            ("ω output", omega_out.len()),
+        ] {
+            self.check_len(what, len)?;
+        }
+        self.work.size(self.n, self.diagonal);
+        self.work.q0.copy_from_slice(q);
+        self.work.w0.copy_from_slice(omega);
+        self.advance(t, h)?;
+        q_out.copy_from_slice(&self.work.q1);
+        omega_out.copy_from_slice(&self.work.w1);
+        Ok(())
+    }
+
+    fn check_len(&self, what: &str, len: usize) -> Result<(), SchemeError> {
+        if len == self.n {
+            Ok(())
+        } else {
+            Err(SchemeError::InvalidOption {
+                name: "state",
+                reason: format!("{what} has {len} bodies, the Lagrangian has {}", self.n),
+            })
+        }
+    }
+
+    #[inline]
+    fn mij(&self, i: usize, j: usize) -> f64 {
+        self.m[i * self.n + j]
+    }
+
+    /// Validate `(q0, w0)` and `h`.
+    fn validate(&self, t: f64, h: T) -> Result<(), SchemeError> {
+        let hr = re(h);
+        if !(hr.is_finite() && hr != 0.0) {
+            return Err(SchemeError::InvalidStepSize { h: hr });
+        }
+        let w = &self.work;
+        if !(all_finite(&w.q0) && all_finite(&w.w0)) {
+            return Err(SchemeError::NonFinite { what: "state", t });
+        }
+        for (i, (q, om)) in w.q0.iter().zip(&w.w0).enumerate() {
+            let dev = (re(q.norm()) - 1.0).abs();
+            if dev > SPHERE_TOLERANCE {
+                return Err(SchemeError::NotOnManifold {
+                    what: "||q| − 1|",
+                    index: i,
+                    deviation: dev,
+                    tolerance: SPHERE_TOLERANCE,
+                });
+            }
+            // Relative to max(1, |ω|): a small ω made of cancelling parts keeps an absolute
+            // round-off in q·ω (only ω × q enters the method, so the normal part is harmless).
+            let wn = re(om.norm()).max(1.0);
+            let dot = re(q.dot(om)).abs();
+            if dot > TANGENCY_TOLERANCE * wn {
+                return Err(SchemeError::NotOnManifold {
+                    what: "|q·ω|/max(1, |ω|)",
+                    index: i,
+                    deviation: dot / wn,
+                    tolerance: TANGENCY_TOLERANCE,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// One step from `work.(q0, w0)` to `work.(q1, w1)`.
+    fn advance(&mut self, t: f64, h: T) -> Result<(), SchemeError> {
+        self.validate(t, h)?;
+        let n = self.n;
+        // ∂V/∂q at q (reused from the previous step when it ended here).
+        let reuse = T::CACHE_GRADIENT && self.work.cached && self.work.q_cache == self.work.q0;
+        if !reuse {
+            let w = &mut self.work;
+            T::potential_gradient(&self.lagrangian, &w.q0, &mut w.grad0);
+            self.stats.f_evals += 1;
+            if !all_finite(&w.grad0) {
+                return Err(SchemeError::NonFinite {
+                    what: "potential gradient",
+                    t,
+                });
+            }
+        }
+        // dᵢ = qᵢ × (h πᵢ − (h²/2) ∂V/∂qᵢ), πᵢ = Σⱼ Mᵢⱼ (ωⱼ × qⱼ).
+        let half = c::<T>(0.5);
+        let half_h2 = h * h * half;
+        for i in 0..n {
+            let mut pi = Vector3::zeros();
+            for j in 0..n {
+                let mij = self.mij(i, j);
+                if mij != 0.0 {
+                    pi += self.work.w0[j].cross(&self.work.q0[j]) * c::<T>(mij);
+                }
+            }
+            let wi = pi * h - self.work.grad0[i] * half_h2;
+            self.work.d[i] = self.work.q0[i].cross(&wi);
+        }
+        // The increments Δᵢ = Fᵢqᵢ − qᵢ.
+        if self.diagonal {
+            for i in 0..n {
+                let qq = self.work.q0[i].norm_squared();
+                let a = self.work.d[i] / (c::<T>(self.mij(i, i)) * qq);
+                match closed_form_increment(&a, &self.work.q0[i]) {
+                    Some(d) => self.work.delta[i] = d,
+                    None => {
+                        return Err(SchemeError::StepTooLarge {
+                            t,
+                            h: re(h),
+                            reason: format!(
+                                "|aᵢ| = {:.6} ≥ 1 for body {i} in (3.17) (aᵢ = hωᵢ − (h²/2Mᵢᵢ) qᵢ × ∂V/∂qᵢ)",
+                                re(a.norm())
+                            ),
+                        });
+                    }
+                }
+            }
+        } else {
+            match self.options.solver {
+                VariationalSolver::Newton => self.newton(t)?,
+                VariationalSolver::FixedPoint => self.fixed_point(t)?,
+            }
+        }
+        // qᵢ′ = qᵢ + Δᵢ; ∂V/∂q at q′.
+        {
+            let w = &mut self.work;
+            for i in 0..n {
+                w.q1[i] = w.q0[i] + w.delta[i];
+            }
+            T::potential_gradient(&self.lagrangian, &w.q1, &mut w.grad1);
+            self.stats.f_evals += 1;
+            if !all_finite(&w.grad1) {
+                return Err(SchemeError::NonFinite {
+                    what: "potential gradient",
+                    t,
+                });
+            }
+        }
+        // (3.12): A(q′) ω′ = r, rᵢ = qᵢ′ × ((1/h) Σⱼ Mᵢⱼ Δⱼ − (h/2) ∂V/∂qᵢ(q′)).
+        let inv_h = T::one() / h;
+        let half_h = h * half;
+        for i in 0..n {
+            let mut s = Vector3::zeros();
+            for j in 0..n {
+                let mij = self.mij(i, j);
+                if mij != 0.0 {
+                    s += self.work.delta[j] * c::<T>(mij);
+                }
+            }
+            let r = self.work.q1[i].cross(&(s * inv_h - self.work.grad1[i] * half_h));
+            self.work.w1[i] = r;
+        }
+        if self.diagonal {
+            for i in 0..n {
+                let mii = c::<T>(self.mij(i, i)) * self.work.q1[i].norm_squared();
+                self.work.w1[i] /= mii;
+            }
+        } else {
+            self.solve_omega(t)?;
+        }
+        if !(all_finite(&self.work.q1) && all_finite(&self.work.w1)) {
+            return Err(SchemeError::NonFinite { what: "state", t });
+        }
+        // The gradient at q′ serves the next step if it starts here.
+        let w = &mut self.work;
+        core::mem::swap(&mut w.grad0, &mut w.grad1);
+        w.q_cache.copy_from_slice(&w.q1);
+        w.cached = true;
+        Ok(())
+    }
+
+    /// At `f = work.f`: `work.delta = Δ(f)`, `work.rhs = −(Φ(f) − d)` and `work.jac = ∂Φ/∂f`
+    /// (row-major `3n × 3n`); returns `max|Φ(f) − d|` (by [`VariationalScalar::magnitude`]).
+    fn assemble_newton(&mut self) -> f64 {
+        let n = self.n;
+        let dim = 3 * n;
+        let two = c::<T>(2.0);
+        let w = &mut self.work;
+        // Δⱼ(fⱼ) and Dⱼ = ∂Δⱼ/∂fⱼ.
+        for j in 0..n {
+            let (f, q) = (w.f[j], w.q0[j]);
+            let nf = f.norm_squared();
+            let s = T::one() / (T::one() + nf);
+            let delta = (f.cross(&q) - q * nf) * (two * s);
+            w.delta[j] = delta;
+            w.dd[j] =
+                (q.cross_matrix() + q * f.transpose() * two + delta * f.transpose()) * (-two * s);
+        }
+        let mut residual = 0.0_f64;
+        for i in 0..n {
+            let (f, q) = (w.f[i], w.q0[i]);
+            // Mᵢᵢ|qᵢ|²: exact identities for |qᵢ| = 1 + O(ε) (see the type's docs).
+            let mii = c::<T>(self.m[i * n + i]) * q.norm_squared();
+            let s = T::one() / (T::one() + f.norm_squared());
+            let mut coupling = Vector3::zeros();
+            for j in 0..n {
+                let mij = self.m[i * n + j];
+                if j != i && mij != 0.0 {
+                    coupling += w.delta[j] * c::<T>(mij);
+                }
+            }
+            let r = f * (two * mii * s) + q.cross(&coupling) - w.d[i];
+            for k in 0..3 {
+                residual = residual.max(r[k].magnitude());
+                w.rhs[3 * i + k] = -r[k];
+            }
+            let qhat = q.cross_matrix();
+            for j in 0..n {
+                let blk: Matrix3<T> = if j == i {
+                    (Matrix3::identity() - f * f.transpose() * (two * s)) * (two * mii * s)
+                } else {
+                    let mij = self.m[i * n + j];
+                    if mij == 0.0 {
+                        Matrix3::zeros()
+                    } else {
+                        qhat * w.dd[j] * c::<T>(mij)
+                    }
+                };
+                for a in 0..3 {
+                    for b in 0..3 {
+                        w.jac[(3 * i + a) * dim + 3 * j + b] = blk[(a, b)];
+                    }
+                }
+            }
+        }
+        residual
+    }
+
+    /// Solve (3.16) by Newton's method; on success `work.delta` holds the increments.
+    fn newton(&mut self, t: f64) -> Result<(), SchemeError> {
+        let n = self.n;
+        let dim = 3 * n;
+        let two = c::<T>(2.0);
+        let tol = self.options.tol;
+        self.work.f.iter_mut().for_each(|f| *f = Vector3::zeros());
+        let mut prev_step = f64::INFINITY;
+        let mut residual = f64::INFINITY;
+        let mut done = 0;
+        for iter in 1..=self.options.max_iter {
+            self.stats.iterations += 1;
+            done = iter;
+            residual = self.assemble_newton();
+            let w = &mut self.work;
+            if !residual.is_finite() {
+                break;
+            }
+            if !solve_in_place(&mut w.jac, &mut w.rhs, dim) {
+                break;
+            }
+            let mut step = 0.0_f64;
+            for i in 0..n {
+                for k in 0..3 {
+                    let dk = w.rhs[3 * i + k];
+                    step = step.max(dk.magnitude());
+                    w.f[i][k] += dk;
+                }
+            }
+            if !step.is_finite() {
+                break;
+            }
+            let scale = max_magnitude(&w.f);
+            let converged = step <= tol * scale
+                || (iter > 1 && step <= 1e-12 * scale && step > 0.5 * prev_step);
+            if converged {
+                // The increments of the final iterate.
+                for j in 0..n {
+                    let (f, q) = (w.f[j], w.q0[j]);
+                    let nf = f.norm_squared();
+                    let s = T::one() / (T::one() + nf);
+                    w.delta[j] = (f.cross(&q) - q * nf) * (two * s);
+                }
+                return Ok(());
+            }
+            prev_step = step;
+        }
+        Err(SchemeError::NonConvergence {
+            t,
+            residual,
+            iterations: done,
+            tolerance: tol,
+        })
+    }
+
+    /// Solve (3.16) by block-Jacobi fixed-point iteration; on success `work.delta` holds the
+    /// increments.
+    fn fixed_point(&mut self, t: f64) -> Result<(), SchemeError> {
+        let n = self.n;
+        let tol = self.options.tol;
+        self.work
+            .delta
+            .iter_mut()
+            .for_each(|d| *d = Vector3::zeros());
+        let mut step = f64::INFINITY;
+        let mut done = 0;
+        for iter in 1..=self.options.max_iter {
+            self.stats.iterations += 1;
+            done = iter;
+            let w = &mut self.work;
+            step = 0.0;
+            for i in 0..n {
+                let mut coupling = Vector3::zeros();
+                for j in 0..n {
+                    let mij = self.m[i * n + j];
+                    if j != i && mij != 0.0 {
+                        coupling += w.delta[j] * c::<T>(mij);
+                    }
+                }
+                let q = w.q0[i];
+                let a =
+                    (w.d[i] - q.cross(&coupling)) / (c::<T>(self.m[i * n + i]) * q.norm_squared());
+                let Some(d) = closed_form_increment(&a, &q) else {
+                    return Err(SchemeError::NonConvergence {
+                        t,
+                        residual: f64::INFINITY,
+                        iterations: iter,
+                        tolerance: tol,
+                    });
+                };
+                for k in 0..3 {
+                    step = step.max((d[k] - w.delta[i][k]).magnitude());
+                }
+                w.delta_new[i] = d;
+            }
+            core::mem::swap(&mut w.delta, &mut w.delta_new);
+            if !step.is_finite() {
+                break;
+            }
+            if step <= tol * max_magnitude(&w.delta) {
+                return Ok(());
+            }
+        }
+        Err(SchemeError::NonConvergence {
+            t,
+            residual: step,
+            iterations: done,
+            tolerance: tol,
+        })
+    }
+
+    /// Solve `A(q′) ω′ = r` (r in `work.w1`, overwritten by ω′).
+    fn solve_omega(&mut self, t: f64) -> Result<(), SchemeError> {
+        let n = self.n;
+        let dim = 3 * n;
+        let w = &mut self.work;
+        for i in 0..n {
+            for j in 0..n {
+                let mij = self.m[i * n + j];
+                let blk: Matrix3<T> = if i == j {
+                    Matrix3::identity() * (c::<T>(mij) * w.q1[i].norm_squared())
+                } else if mij == 0.0 {
+                    Matrix3::zeros()
+                } else {
+                    let (qi, qj) = (w.q1[i], w.q1[j]);
+                    (Matrix3::identity() * qi.dot(&qj) - qj * qi.transpose()) * c::<T>(mij)
+                };
+                for a in 0..3 {
+                    for b in 0..3 {
+                        w.jac[(3 * i + a) * dim + 3 * j + b] = blk[(a, b)];
+                    }
+                }
+            }
+            for k in 0..3 {
+                w.rhs[3 * i + k] = w.w1[i][k];
+            }
+        }
+        if !solve_in_place(&mut w.jac, &mut w.rhs, dim) {
+            return Err(SchemeError::NonFinite {
+                what: "angular velocity (singular matrix in (3.12))",
+                t,
+            });
+        }
+        for i in 0..n {
+            w.w1[i] = Vector3::new(w.rhs[3 * i], w.rhs[3 * i + 1], w.rhs[3 * i + 2]);
+        }
+        Ok(())
+    }
+
+    fn load<'a>(
+        &mut self,
+        points: impl ExactSizeIterator<Item = &'a TangentSphere2<T>>,
+    ) -> Result<(), SchemeError>
+    where
+        T: 'a,
+    {
+        self.check_len("the state", points.len())?;
+        self.work.size(self.n, self.diagonal);
+        for (i, p) in points.enumerate() {
+            self.work.q0[i] = *p.q();
+            self.work.w0[i] = *p.omega();
+        }
+        Ok(())
+    }
+
+    fn unsupported_tol(&self, tol: Option<&Tolerance>) -> Result<(), SchemeError> {
+        if tol.is_some() {
+            return Err(SchemeError::Unsupported {
+                method: self.name.clone(),
+                reason: "no embedded error estimate: adaptive steps are not available".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn output(&self, i: usize) -> TangentSphere2<T> {
+        TangentSphere2::new_unchecked(self.work.q1[i], self.work.w1[i])
+    }
+}
+
+impl<L: SphereLagrangian, T: VariationalScalar> Stepper<VecPowerAction<TangentSphereAction<T>>>
+    for SphereVariational<L, T>
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn order(&self) -> u32 {
+        2
+    }
+    /// One step; `f` is ignored (the stepper holds the Lagrangian).
+    fn step<F>(
+        &mut self,
+        _action: &VecPowerAction<TangentSphereAction<T>>,
+        _f: &F,
+        t: T,
+        y: &Vec<TangentSphere2<T>>,
+        h: T,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<Vec<TangentSphere2<T>>>, SchemeError>
+    where
+        F: LieVectorField<
+                Scalar<VecPowerAction<TangentSphereAction<T>>>,
+                Vec<TangentSphere2<T>>,
+                Algebra<VecPowerAction<TangentSphereAction<T>>>,
+            >,
+    {
+        self.unsupported_tol(tol)?;
+        self.load(y.iter())?;
+        self.advance(re(t), h)?;
+        Ok(StepOutput {
+            y: (0..self.n).map(|i| self.output(i)).collect(),
+            error: None,
+        })
+    }
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+    fn reset_stats(&mut self) {
+        self.stats = StepStats::default();
+    }
+}
+
+impl<L: SphereLagrangian, T: VariationalScalar, const N: usize>
+    Stepper<PowerAction<TangentSphereAction<T>, N>> for SphereVariational<L, T>
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn order(&self) -> u32 {
+        2
+    }
+    /// One step; `f` is ignored (the stepper holds the Lagrangian).
+    fn step<F>(
+        &mut self,
+        _action: &PowerAction<TangentSphereAction<T>, N>,
+        _f: &F,
+        t: T,
+        y: &[TangentSphere2<T>; N],
+        h: T,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<[TangentSphere2<T>; N]>, SchemeError>
+    where
+        F: LieVectorField<
+                Scalar<PowerAction<TangentSphereAction<T>, N>>,
+                [TangentSphere2<T>; N],
+                Algebra<PowerAction<TangentSphereAction<T>, N>>,
+            >,
+    {
+        self.unsupported_tol(tol)?;
+        self.load(y.iter())?;
+        self.advance(re(t), h)?;
+        Ok(StepOutput {
+            y: core::array::from_fn(|i| self.output(i)),
+            error: None,
+        })
+    }
+    fn stats(&self) -> StepStats {
+        self.stats
+    }
+    fn reset_stats(&mut self) {
+        self.stats = StepStats::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three coupled spheres: a full SPD inertia matrix and a nonlinear potential
+    /// `V = Σᵢ kᵢ e₃·qᵢ + c (q₀·q₁)² + c (q₁·q₂)³` (Hessian by the default central differences).
+    struct Coupled;
+    impl SphereLagrangian for Coupled {
+        fn bodies(&self) -> usize {
+            3
+        }
+        fn inertia(&self, i: usize, j: usize) -> f64 {
+            [[3.0, 1.0, 0.5], [1.0, 2.0, 0.7], [0.5, 0.7, 1.5]][i][j]
+        }
+        fn potential(&self, q: &[Vector3<f64>]) -> f64 {
+            let (a, b) = (q[0].dot(&q[1]), q[1].dot(&q[2]));
+            2.0 * q[0].z + q[1].z - q[2].z + 0.8 * a * a + 0.5 * b * b * b
+        }
+        fn potential_gradient(&self, q: &[Vector3<f64>], g: &mut [Vector3<f64>]) {
+            let (a, b) = (q[0].dot(&q[1]), q[1].dot(&q[2]));
+            g[0] = Vector3::new(0.0, 0.0, 2.0) + q[1] * (1.6 * a);
+            g[1] = Vector3::new(0.0, 0.0, 1.0) + q[0] * (1.6 * a) + q[2] * (1.5 * b * b);
+            g[2] = Vector3::new(0.0, 0.0, -1.0) + q[1] * (1.5 * b * b);
+        }
+    }
+
+    fn state() -> (Vec<Vector3<f64>>, Vec<Vector3<f64>>) {
+        let q: Vec<Vector3<f64>> = [
+            Vector3::new(0.3, -0.2, 0.9),
+            Vector3::new(-0.5, 0.4, 0.2),
+            Vector3::new(0.1, 0.8, -0.3),
+        ]
+        .iter()
+        .map(|v| v.normalize())
+        .collect();
+        let w = [
+            Vector3::new(1.0, 0.5, -0.2),
+            Vector3::new(-0.3, 0.9, 0.4),
+            Vector3::new(0.6, -0.1, 1.2),
+        ];
+        let w = q.iter().zip(w).map(|(q, w)| w - q * q.dot(&w)).collect();
+        (q, w)
+    }
+
+    #[test]
+    fn newton_jacobian_matches_central_differences() {
+        let mut vi = SphereVariational::<_, f64>::implicit(Coupled).unwrap();
+        let (q, w) = state();
+        vi.work.size(3, false);
+        vi.work.q0.copy_from_slice(&q);
+        vi.work.w0.copy_from_slice(&w);
+        // d from a step of h = 0.1, and an arbitrary (not tangent) f.
+        let h = 0.1;
+        let mut g = vec![Vector3::zeros(); 3];
+        Coupled.potential_gradient(&q, &mut g);
+        for i in 0..3 {
+            let mut pi = Vector3::zeros();
+            for j in 0..3 {
+                pi += w[j].cross(&q[j]) * Coupled.inertia(i, j);
+            }
+            vi.work.d[i] = q[i].cross(&(pi * h - g[i] * (h * h / 2.0)));
+        }
+        let f0 = [
+            Vector3::new(0.05, -0.02, 0.03),
+            Vector3::new(-0.01, 0.04, 0.02),
+            Vector3::new(0.03, 0.01, -0.05),
+        ];
+        vi.work.f.copy_from_slice(&f0);
+        vi.assemble_newton();
+        let jac = vi.work.jac.clone();
+        let eps = 1e-6;
+        let mut worst: f64 = 0.0;
+        for col in 0..9 {
+            let mut rp = [0.0; 9];
+            let mut rm = [0.0; 9];
+            for (sign, out) in [(1.0, &mut rp), (-1.0, &mut rm)] {
+                let mut f = f0;
+                f[col / 3][col % 3] += sign * eps;
+                vi.work.f.copy_from_slice(&f);
+                vi.assemble_newton();
+                for (o, r) in out.iter_mut().zip(&vi.work.rhs) {
+                    *o = -r;
+                }
+            }
+            for row in 0..9 {
+                let fd = (rp[row] - rm[row]) / (2.0 * eps);
+                worst = worst.max((fd - jac[row * 9 + col]).abs());
+            }
+        }
+        assert!(worst < 1e-8, "Jacobian error {worst:e}");
+    }
+
+    #[test]
+    fn newton_converges_quadratically_and_the_step_is_consistent() {
+        let mut vi = SphereVariational::<_, f64>::implicit(Coupled).unwrap();
+        let (q, w) = state();
+        let (mut q1, mut w1) = (vec![Vector3::zeros(); 3], vec![Vector3::zeros(); 3]);
+        for h in [0.01, 0.1, 0.3] {
+            let before = vi.stats.iterations;
+            vi.step_slices(0.0, &q, &w, h, &mut q1, &mut w1).unwrap();
+            let iters = vi.stats.iterations - before;
+            assert!(iters <= 6, "h = {h}: {iters} Newton iterations");
+            for i in 0..3 {
+                assert!((q1[i].norm() - 1.0).abs() < 4.0 * f64::EPSILON);
+                assert!(q1[i].dot(&w1[i]).abs() < 1e-14 * w1[i].norm().max(1.0));
+            }
+        }
+        // Energy is conserved to O(h²) over a short run.
+        let e0 = super::super::sphere_energy(&Coupled, &q, &w);
+        let (mut qa, mut wa) = (q.clone(), w.clone());
+        for _ in 0..200 {
+            vi.step_slices(0.0, &qa, &wa, 0.005, &mut q1, &mut w1)
+                .unwrap();
+            qa.copy_from_slice(&q1);
+            wa.copy_from_slice(&w1);
+        }
+        let e1 = super::super::sphere_energy(&Coupled, &qa, &wa);
+        assert!((e1 - e0).abs() < 1e-3 * e0.abs().max(1.0), "{e0} → {e1}");
+    }
+}
