@@ -11,8 +11,6 @@
 //! `ξ = (ω, u, v)` (angular velocity, then the body-frame velocity `(u, v)` of the frame origin,
 //! `u` forward), group elements `g = (θ, x, y)`.
 
-mod sphere;
-
 use crate::error::{ModelError, non_negative, positive};
 use liegroup::{LieGroup, Rn, Se2, So3};
 use nalgebra::{Matrix3, Vector1, Vector3};

@@ -8,21 +8,9 @@ use crate::error::SchemeError;
 use crate::tableau::ButcherTableau;
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 
-/// A Lagrangian system on `(S²)ⁿ` with constant inertia (the systems of \[LLM09\]):
-///
-/// ```text
-///   L(x, ẋ) = ½ Σᵢⱼ Mᵢⱼ ẋᵢ·ẋⱼ − V(x),   xᵢ ∈ S².                                     (H1)
-/// ```
-pub trait SphereLagrangian {
-    /// The number `n` of spheres.
-    fn bodies(&self) -> usize;
-    /// The inertia coefficient `Mᵢⱼ` (symmetric positive definite matrix).
-    fn inertia(&self, i: usize, j: usize) -> f64;
-    /// The potential `V(x)`.
-    fn potential(&self, x: &[Vector3<f64>]) -> f64;
-    /// The ambient gradient `∂V/∂xᵢ` written into `grad` (length `n`).
-    fn potential_gradient(&self, x: &[Vector3<f64>], grad: &mut [Vector3<f64>]);
-}
+/// The Lagrangian systems on `(S²)ⁿ` these integrators take are the ones of the variational
+/// integrators (eq. (H1): `L(x, ẋ) = ½ Σᵢⱼ Mᵢⱼ ẋᵢ·ẋⱼ − V(x)`, `xᵢ ∈ S²`).
+pub use crate::variational::SphereLagrangian;
 
 /// Which lift of `L` to `SO(3)ⁿ` is discretized.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -540,18 +528,3 @@ pub const LOBATTO_IIIA4: ButcherTableau = ButcherTableau {
     embedded: None,
     dense_output: None,
 };
-
-impl<L: SphereLagrangian + ?Sized> SphereLagrangian for &L {
-    fn bodies(&self) -> usize {
-        (**self).bodies()
-    }
-    fn inertia(&self, i: usize, j: usize) -> f64 {
-        (**self).inertia(i, j)
-    }
-    fn potential(&self, x: &[Vector3<f64>]) -> f64 {
-        (**self).potential(x)
-    }
-    fn potential_gradient(&self, x: &[Vector3<f64>], grad: &mut [Vector3<f64>]) {
-        (**self).potential_gradient(x, grad);
-    }
-}
