@@ -14,6 +14,7 @@
 mod cli;
 
 use clap::{Parser, Subcommand};
+use cli::methods::MethodChoice;
 use cli::output::{Plot, Scale, Series, write_csv};
 use cli::registry::{RunResult, find_model, models};
 use cli::report::{Section, Table, write_report};
@@ -222,6 +223,19 @@ fn list(json: bool) -> Result<(), CliError> {
                 "reference": m.reference,
                 "description": m.description,
             })).collect::<Vec<_>>(),
+            "variational_methods": schemes::variational::METHODS.iter().map(|m| json!({
+                "id": m.id,
+                "order": m.order,
+                "reference": m.reference,
+                "description": m.description,
+            })).collect::<Vec<_>>(),
+            "compositions": schemes::composition::SCHEMES.iter().map(|c| json!({
+                "id": c.id,
+                "order": c.order,
+                "reference": c.reference,
+                "stages": c.stages(),
+                "usage": format!("{}+<symmetric base>", c.id),
+            })).collect::<Vec<_>>(),
             "experiments": exps.iter().map(|e| json!({"id": e.id, "description": e.description})).collect::<Vec<_>>(),
         });
         println!("{v}");
@@ -243,6 +257,25 @@ fn list(json: bool) -> Result<(), CliError> {
         println!(
             "  {:<16} order {}{:<4} {:<10} {}",
             m.id, m.order, emb, m.reference, m.description
+        );
+    }
+    println!("\nVariational integrators (models on (S²)ⁿ only):");
+    for m in schemes::variational::METHODS {
+        println!(
+            "  {:<16} order {}     {} {}",
+            m.id, m.order, m.reference, m.description
+        );
+    }
+    println!(
+        "\nSymmetric compositions, written <scheme>+<symmetric base> (e.g. yoshida4+llm-implicit, kahan-li8+gl2):"
+    );
+    for c in schemes::composition::SCHEMES {
+        println!(
+            "  {:<16} order {}     {} {} stages",
+            c.id,
+            c.order,
+            c.reference,
+            c.stages()
         );
     }
     println!("\nExperiments (reproduce <id> | all):");
@@ -275,7 +308,7 @@ fn run(
     force: bool,
 ) -> Result<(), CliError> {
     let model = find_model(model_id)?;
-    let method = schemes::methods::find(method_id).map_err(|e| CliError::Usage(e.to_string()))?;
+    let method = MethodChoice::parse(method_id)?;
     let preset = preset.unwrap_or_else(|| model.presets()[0].0.clone());
     let defaults = model.defaults(&preset);
     let step = match (h, tol) {
@@ -283,7 +316,7 @@ fn run(
         (None, Some((r, a))) => {
             positive("--rtol", r)?;
             positive("--atol", a)?;
-            if method.embedded_order.is_none() {
+            if method.embedded_order().is_none() {
                 return Err(CliError::Usage(format!(
                     "method '{method_id}' has no embedded error estimate; use --h or a pair (rkmk54, rkmk-bs32, cf32, cf43)"
                 )));
@@ -308,7 +341,7 @@ fn run(
         None => None,
     };
     let spinner = spinner(!json, &format!("{model_id} with {method_id}"));
-    let r = model.simulate(&preset, method, &step, t_end)?;
+    let r = model.simulate(&preset, &method, &step, t_end)?;
     spinner.finish_and_clear();
     if let Some(dir) = &out_dir {
         write_run_files(dir, &stem, &r)?;
@@ -460,7 +493,7 @@ fn convergence(
     let ids: Vec<String> = parse_list(methods, "method")?;
     let specs = ids
         .iter()
-        .map(|id| schemes::methods::find(id).map_err(|e| CliError::Usage(e.to_string())))
+        .map(|id| MethodChoice::parse(id))
         .collect::<Result<Vec<_>, _>>()?;
     let defaults = model.defaults(&preset);
     let steps: Vec<usize> = match steps {

@@ -280,3 +280,69 @@ fn list_json_and_a_quick_reproduction() {
     assert_eq!(again.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn variational_methods_and_compositions_by_name() {
+    // The variational integrator conserves the vertical angular momentum of the double
+    // spherical pendulum to round-off (it is symplectic and momentum-preserving).
+    let out = run(&[
+        "run",
+        "double-spherical-pendulum",
+        "--method",
+        "llm-implicit",
+        "--h",
+        "0.01",
+        "--t-end",
+        "5",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["max_momentum_error"].as_f64().unwrap() < 1e-11, "{v}");
+    assert!(v["max_unit_length_error"].as_f64().unwrap() < 1e-13);
+    // A Yoshida composition of it has order 4.
+    let out = run(&[
+        "convergence",
+        "double-spherical-pendulum",
+        "--methods",
+        "yoshida4+llm-implicit",
+        "--steps",
+        "16,32,64,128",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = v["methods"][0]["observed_order"].as_f64().unwrap();
+    assert!((p - 4.0).abs() < 0.2, "{v}");
+    // Variational methods need a Lagrangian model; compositions need an even-order base.
+    assert_usage_error(
+        &run(&[
+            "run",
+            "free-rigid-body",
+            "--method",
+            "llm-implicit",
+            "--h",
+            "0.1",
+        ]),
+        "(S²)ⁿ",
+    );
+    assert_usage_error(
+        &run(&[
+            "run",
+            "free-rigid-body",
+            "--method",
+            "yoshida4+rkmk3",
+            "--h",
+            "0.1",
+        ]),
+        "even order",
+    );
+}

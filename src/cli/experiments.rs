@@ -1,6 +1,7 @@
 //! The paper reproductions run by `reproduce`.
 
 use super::CliError;
+use super::methods::MethodChoice;
 use super::output::{Plot, Scale, Series, write_csv};
 use super::registry::{FreeRigidBody, RunResult, find_model, simulate_sphere};
 use super::report::{Section, Table};
@@ -139,7 +140,10 @@ fn orders_summary(rows: &[ConvergenceRow]) -> String {
 fn cclmo_convergence(dir: &Path, quick: bool) -> Result<Section, CliError> {
     let model = find_model("n-pendulum")?;
     let ids = ["lie-euler", "rkmk2", "rkmk3", "rkmk4", "cf4", "rkmk4-2comm"];
-    let methods: Vec<_> = ids.iter().map(|id| find(id)).collect::<Result<_, _>>()?;
+    let methods: Vec<_> = ids
+        .iter()
+        .map(|id| MethodChoice::parse(id))
+        .collect::<Result<_, _>>()?;
     let steps: Vec<usize> = if quick {
         vec![4, 8, 16, 32, 64]
     } else {
@@ -177,7 +181,7 @@ fn free_rigid_body_orders(dir: &Path, quick: bool) -> Result<Section, CliError> 
         };
         let k = if quick { 5 } else { 7 };
         let steps: Vec<usize> = (0..k).map(|i| base << i).collect();
-        rows.extend(FreeRigidBody.convergence_rows(&[m], &steps, 2.0)?);
+        rows.extend(FreeRigidBody.convergence_rows(&[MethodChoice::Registry(m)], &steps, 2.0)?);
     }
     let (table, svg) = convergence_outputs(
         dir,
@@ -264,7 +268,7 @@ fn ts2_preservation(dir: &Path, quick: bool) -> Result<Section, CliError> {
             "convergence",
             &model,
             &x0,
-            find(id)?,
+            &MethodChoice::parse(id)?,
             &StepSize::Fixed(0.01),
             t_end,
         )?;
@@ -334,7 +338,7 @@ fn variable_step(dir: &Path, quick: bool) -> Result<Section, CliError> {
     let mut csv = Vec::new();
     for &n in &ns {
         let preset = format!("chain-{n}");
-        let m54 = find("rkmk54")?;
+        let m54 = &MethodChoice::parse("rkmk54")?;
         let adaptive = model.simulate(
             &preset,
             m54,
@@ -344,7 +348,7 @@ fn variable_step(dir: &Path, quick: bool) -> Result<Section, CliError> {
         let constant = model.simulate(&preset, m54, &StepSize::Count(adaptive.steps), 3.0)?;
         let reference = model.simulate(
             &preset,
-            find("rkmk6")?,
+            &MethodChoice::parse("rkmk6")?,
             &StepSize::Count(8 * adaptive.steps.max(500)),
             3.0,
         )?;
@@ -486,31 +490,52 @@ fn llm09_example<M: SphereModel>(
     table: &mut Table,
 ) -> Result<Vec<std::path::PathBuf>, CliError> {
     let t_end = if quick { ex.t_quick } else { ex.t_full };
+    // The variational integrator in its explicit form when the inertia is diagonal [LLM09 (3.17)].
+    let vi_id = if model.system().has_diagonal_inertia() {
+        "llm-explicit"
+    } else {
+        "llm-implicit"
+    };
+    let vi = simulate_sphere(
+        ex.name,
+        "llm09",
+        model,
+        x0,
+        &MethodChoice::parse(vi_id)?,
+        &StepSize::Fixed(ex.h),
+        t_end,
+    )?;
     let lie = simulate_sphere(
         ex.name,
         "llm09",
         model,
         x0,
-        find("rkmk4")?,
+        &MethodChoice::parse("rkmk4")?,
         &StepSize::Fixed(ex.h),
         t_end,
     )?;
+    write_run_csv(dir, &vi)?;
     write_run_csv(dir, &lie)?;
     let (t1, e1, u1) = ambient_rk4(model, x0, ex.h, t_end, false)?;
     let (t2, e2, u2) = ambient_rk4(model, x0, ex.h, t_end, true)?;
-    let e_lie = &lie
-        .series
-        .iter()
-        .find(|s| s.name == "energy_error")
-        .expect("energy")
-        .values;
-    let u_lie = &lie
-        .series
-        .iter()
-        .find(|s| s.name == "unit_length_error")
-        .expect("unit")
-        .values;
+    let series = |r: &RunResult, name: &str| {
+        r.series
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.values.clone())
+            .unwrap_or_default()
+    };
+    let (e_vi, u_vi) = (
+        series(&vi, "energy_error"),
+        series(&vi, "unit_length_error"),
+    );
+    let (e_lie, u_lie) = (
+        series(&lie, "energy_error"),
+        series(&lie, "unit_length_error"),
+    );
+    let vi_label = format!("variational ({vi_id})");
     for (name, e, u) in [
+        (vi_label.as_str(), e_vi.as_slice(), u_vi.as_slice()),
         ("RKMK4 on (TS²)ⁿ", e_lie.as_slice(), u_lie.as_slice()),
         ("RK4 ambient", &e1, &u1),
         ("RK4 + reprojection", &e2, &u2),
@@ -521,9 +546,11 @@ fn llm09_example<M: SphereModel>(
             format!("{}", ex.h),
             format!("{t_end}"),
             fmt_e(mean(e)),
+            fmt_e(growth(e)),
             fmt_e(mean(u)),
         ]);
     }
+    let pts = |t: &[f64], v: &[f64]| t.iter().copied().zip(v.iter().copied()).collect::<Vec<_>>();
     let energy_svg = dir.join(format!("{}-energy.svg", ex.name));
     Plot {
         title: &format!("{}: relative energy error", ex.name),
@@ -536,18 +563,10 @@ fn llm09_example<M: SphereModel>(
     .write(
         &energy_svg,
         &[
-            Series::new(
-                "RKMK4 (TS²)ⁿ",
-                lie.t.iter().copied().zip(e_lie.iter().copied()).collect(),
-            ),
-            Series::new(
-                "RK4 ambient",
-                t1.iter().copied().zip(e1.iter().copied()).collect(),
-            ),
-            Series::new(
-                "RK4 + reprojection",
-                t2.iter().copied().zip(e2.iter().copied()).collect(),
-            ),
+            Series::new(vi_label.clone(), pts(&vi.t, &e_vi)),
+            Series::new("RKMK4 (TS²)ⁿ", pts(&lie.t, &e_lie)),
+            Series::new("RK4 ambient", pts(&t1, &e1)),
+            Series::new("RK4 + reprojection", pts(&t2, &e2)),
         ],
     )?;
     let unit_svg = dir.join(format!("{}-unit-length.svg", ex.name));
@@ -562,17 +581,22 @@ fn llm09_example<M: SphereModel>(
     .write(
         &unit_svg,
         &[
-            Series::new(
-                "RKMK4 (TS²)ⁿ",
-                lie.t.iter().copied().zip(u_lie.iter().copied()).collect(),
-            ),
-            Series::new(
-                "RK4 ambient",
-                t1.iter().copied().zip(u1.iter().copied()).collect(),
-            ),
+            Series::new(vi_label, pts(&vi.t, &u_vi)),
+            Series::new("RKMK4 (TS²)ⁿ", pts(&lie.t, &u_lie)),
+            Series::new("RK4 ambient", pts(&t1, &u1)),
         ],
     )?;
     Ok(vec![energy_svg, unit_svg])
+}
+
+/// Ratio of the mean of the last quarter to the mean of the first quarter (≈ 1: bounded;
+/// ≫ 1: drift).
+fn growth(v: &[f64]) -> f64 {
+    let q = v.len() / 4;
+    if q == 0 {
+        return f64::NAN;
+    }
+    mean(&v[v.len() - q..]) / mean(&v[1..=q]).max(f64::MIN_POSITIVE)
 }
 
 fn llm09(dir: &Path, quick: bool) -> Result<Section, CliError> {
@@ -582,6 +606,7 @@ fn llm09(dir: &Path, quick: bool) -> Result<Section, CliError> {
         "h",
         "T",
         "mean |ΔE|/|E₀|",
+        "energy growth (last/first quarter)",
         "mean ||q|−1|",
     ]);
     let mut figures = Vec::new();
@@ -649,12 +674,12 @@ fn llm09(dir: &Path, quick: bool) -> Result<Section, CliError> {
         id: "llm09".into(),
         title: "The six examples of [LLM09 §4]".into(),
         text: vec![
-            "Each example is integrated with RKMK4 on (TS²)ⁿ under SE(3)ⁿ (stays on the manifold to round-off), with classical RK4 on the ambient ODE in ℝ⁶ⁿ (drifts off the sphere and in energy), and with RK4 followed by reprojection (on the sphere, still drifting in energy). The variational integrator of [LLM09 §3] joins these plots when the variational-integrators issue lands.".into(),
+            "Each example is integrated with the variational integrator of [LLM09 §3] (explicit form when the inertia is diagonal; symplectic, momentum-preserving, on the manifold by construction), with RKMK4 on (TS²)ⁿ under SE(3)ⁿ (on the manifold to round-off, not symplectic), with classical RK4 on the ambient ODE in ℝ⁶ⁿ (drifts off the sphere), and with RK4 followed by reprojection (on the sphere, still drifting in energy). 'Energy growth' compares the mean energy error of the last quarter of the run with the first: ≈ 1 for a bounded error, ≫ 1 for drift.".into(),
             "Values lost from the paper's text are chosen in the model documentation (crate models).".into(),
         ],
         tables: vec![table],
         figures,
-        summary: "energy and unit-length statistics for 6 examples × 3 methods".into(),
+        summary: "energy and unit-length statistics for 6 examples × 4 methods".into(),
     })
 }
 
@@ -662,7 +687,7 @@ impl FreeRigidBody {
     /// Convergence rows for the given methods (helper for the experiment).
     fn convergence_rows(
         &self,
-        methods: &[&schemes::methods::MethodSpec],
+        methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
     ) -> Result<Vec<ConvergenceRow>, CliError> {

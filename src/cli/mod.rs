@@ -3,6 +3,7 @@
 
 pub mod experiments;
 pub mod heavy_top;
+pub mod methods;
 pub mod nonholonomic;
 pub mod output;
 pub mod registry;

@@ -1,13 +1,13 @@
 //! The models the program knows, their presets, and generic simulation and convergence runs.
 
 use super::CliError;
-use homogeneous::{RotationAction, Sphere2, TangentSphere2, TangentSphereAction, VecPowerAction};
+use super::methods::{MethodChoice, TsAction};
+use homogeneous::{RotationAction, Sphere2, TangentSphere2, TangentSphereAction};
 use models::{
     CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones, LieField,
     NFoldPendulum, SphereModel, SphereNBody, SphereState, Symmetry,
 };
 use nalgebra::Vector3;
-use schemes::methods::MethodSpec;
 use schemes::special::jacobi_sn_cn_dn;
 use schemes::{ConvergenceRow, Options, Problem, StepSize, integrate_with_observer};
 use std::time::Instant;
@@ -91,7 +91,7 @@ pub trait CliModel: Sync {
     fn simulate(
         &self,
         preset: &str,
-        method: &MethodSpec,
+        method: &MethodChoice,
         step: &StepSize,
         t_end: f64,
     ) -> Result<RunResult, CliError>;
@@ -99,7 +99,7 @@ pub trait CliModel: Sync {
     fn convergence(
         &self,
         preset: &str,
-        methods: &[&MethodSpec],
+        methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
     ) -> Result<Vec<ConvergenceRow>, CliError>;
@@ -306,10 +306,10 @@ struct Observation {
 
 /// Run `stepper` on `problem` and record states and observables.
 #[allow(clippy::too_many_arguments)]
-fn record<A, F>(
+fn record<A, F, S>(
     model: &str,
     preset: &str,
-    method: &MethodSpec,
+    mut stepper: S,
     problem: &Problem<A, F>,
     y0: A::Point,
     step: &StepSize,
@@ -324,8 +324,9 @@ where
             Point: homogeneous::ManifoldPoint<Scalar = f64>,
         >,
     F: homogeneous::LieVectorField<f64, A::Point, <A::Group as liegroup::LieGroup>::Algebra>,
+    S: schemes::Stepper<A>,
 {
-    let mut stepper = method.stepper::<A>();
+    let method_name = stepper.name();
     let o0 = observe(&y0);
     let (e0, p0) = (o0.energy, o0.momentum.unwrap_or(0.0));
     let mut samples: Vec<Sample> = Vec::new();
@@ -370,7 +371,7 @@ where
         },
     );
     let wall_time = start.elapsed().as_secs_f64();
-    let sol = result.map_err(|f| CliError::Integration(format!("{}: {}", method.id, f)))?;
+    let sol = result.map_err(|f| CliError::Integration(format!("{method_name}: {f}")))?;
     let (t_final, y_final) = sol.last();
     let final_obs = observe(y_final);
     if samples.last().is_none_or(|s| s.t < t_final) {
@@ -410,7 +411,7 @@ where
     Ok(RunResult {
         model: model.into(),
         preset: preset.into(),
-        method: method.id.into(),
+        method: method_name.clone(),
         state_names,
         t: samples.iter().map(|s| s.t).collect(),
         states: samples.into_iter().map(|s| s.state).collect(),
@@ -490,7 +491,7 @@ impl CliModel for FreeRigidBody {
     fn simulate(
         &self,
         preset: &str,
-        method: &MethodSpec,
+        method: &MethodChoice,
         step: &StepSize,
         t_end: f64,
     ) -> Result<RunResult, CliError> {
@@ -500,7 +501,7 @@ impl CliModel for FreeRigidBody {
         record(
             self.id(),
             preset,
-            method,
+            method.generic::<RotationAction>()?,
             &Self::problem(),
             Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?,
             step,
@@ -518,7 +519,7 @@ impl CliModel for FreeRigidBody {
     fn convergence(
         &self,
         preset: &str,
-        methods: &[&MethodSpec],
+        methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
     ) -> Result<Vec<ConvergenceRow>, CliError> {
@@ -529,7 +530,7 @@ impl CliModel for FreeRigidBody {
         methods
             .iter()
             .map(|m| {
-                let mut s = m.stepper::<RotationAction>();
+                let mut s = m.generic::<RotationAction>()?;
                 schemes::measure_order(
                     &problem,
                     &mut s,
@@ -541,7 +542,7 @@ impl CliModel for FreeRigidBody {
                     |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
                     1e-13,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id)))
+                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id())))
             })
             .collect()
     }
@@ -560,8 +561,6 @@ pub struct SphereEntry<M> {
     build: Build<M>,
     defaults: fn(&str) -> Defaults,
 }
-
-type TsAction = VecPowerAction<TangentSphereAction>;
 
 fn ts_ambient(p: &Vec<TangentSphere2>) -> Vec<f64> {
     let mut v = Vec::with_capacity(6 * p.len());
@@ -590,7 +589,7 @@ pub fn simulate_sphere<M: SphereModel>(
     preset: &str,
     model: &M,
     x0: &SphereState,
-    method: &MethodSpec,
+    method: &MethodChoice,
     step: &StepSize,
     t_end: f64,
 ) -> Result<RunResult, CliError> {
@@ -618,7 +617,7 @@ pub fn simulate_sphere<M: SphereModel>(
     record(
         id,
         preset,
-        method,
+        method.sphere(sys)?,
         &problem,
         x0.to_tangent_points(),
         step,
@@ -648,7 +647,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
     fn simulate(
         &self,
         preset: &str,
-        method: &MethodSpec,
+        method: &MethodChoice,
         step: &StepSize,
         t_end: f64,
     ) -> Result<RunResult, CliError> {
@@ -659,7 +658,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
     fn convergence(
         &self,
         preset: &str,
-        methods: &[&MethodSpec],
+        methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
     ) -> Result<Vec<ConvergenceRow>, CliError> {
@@ -695,11 +694,11 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
         methods
             .iter()
             .map(|m| {
-                let mut s = m.stepper::<TsAction>();
+                let mut s = m.sphere(sys)?;
                 schemes::measure_order(
                     &problem, &mut s, 0.0, &y0, t_end, &reference, steps, dist, 1e-11,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id)))
+                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id())))
             })
             .collect()
     }

@@ -148,3 +148,43 @@ pub trait Stepper<A: Action> {
     /// Reset the work counters.
     fn reset_stats(&mut self);
 }
+
+/// A boxed stepper is a stepper (for recursive stepper types such as compositions of
+/// compositions).
+impl<A: Action, S: Stepper<A> + ?Sized> Stepper<A> for Box<S> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn order(&self) -> u32 {
+        (**self).order()
+    }
+    fn embedded_order(&self) -> Option<u32> {
+        (**self).embedded_order()
+    }
+    fn step<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        (**self).step(action, f, t, y, h, tol)
+    }
+    fn has_dense_output(&self) -> bool {
+        (**self).has_dense_output()
+    }
+    fn dense_output(&self, action: &A, y_prev: &A::Point, theta: Scalar<A>) -> Option<A::Point> {
+        (**self).dense_output(action, y_prev, theta)
+    }
+    fn stats(&self) -> StepStats {
+        (**self).stats()
+    }
+    fn reset_stats(&mut self) {
+        (**self).reset_stats();
+    }
+}

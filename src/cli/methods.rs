@@ -1,0 +1,239 @@
+//! Method identifiers of the program: the registry methods of `schemes::methods`, the
+//! variational integrators on (S²)ⁿ (`llm-implicit`, `llm-explicit`) and symmetric compositions
+//! written `scheme+base` (e.g. `yoshida4+llm-implicit`, `kahan-li8+gl2`).
+
+use super::CliError;
+use homogeneous::{Action, TangentSphereAction, VecPowerAction};
+use models::{Potential, SphereSystem};
+use schemes::composition::{Composition, CompositionScheme};
+use schemes::methods::MethodSpec;
+use schemes::variational::{SphereVariational, VariationalSpec};
+use schemes::{AnyStepper, PointDistance, SchemeError, StepOutput, StepStats, Stepper, Tolerance};
+
+/// A parsed method identifier.
+#[derive(Clone, Debug)]
+pub enum MethodChoice {
+    /// A method of `schemes::methods::METHODS`.
+    Registry(&'static MethodSpec),
+    /// A variational integrator on (S²)ⁿ.
+    Variational(&'static VariationalSpec),
+    /// A symmetric composition of a base method.
+    Composed(&'static CompositionScheme, Box<MethodChoice>),
+}
+
+impl MethodChoice {
+    /// Parse `id`, `llm-…` or `scheme+base`.
+    pub fn parse(id: &str) -> Result<Self, CliError> {
+        let usage = |e: SchemeError| CliError::Usage(e.to_string());
+        if let Some((scheme, base)) = id.split_once('+') {
+            let scheme = schemes::composition::find(scheme).map_err(usage)?;
+            let base = Self::parse(base)?;
+            if base.order() % 2 == 1 {
+                return Err(CliError::Usage(format!(
+                    "composition needs a symmetric base of even order; '{}' has order {}",
+                    base.id(),
+                    base.order()
+                )));
+            }
+            return Ok(Self::Composed(scheme, Box::new(base)));
+        }
+        if let Ok(v) = schemes::variational::find(id) {
+            return Ok(Self::Variational(v));
+        }
+        schemes::methods::find(id).map(Self::Registry).map_err(|_| {
+            let mut known: Vec<&str> = schemes::methods::METHODS.iter().map(|m| m.id).collect();
+            known.extend(schemes::variational::METHODS.iter().map(|m| m.id));
+            CliError::Usage(format!(
+                "unknown method '{id}'; known: {} (and compositions scheme+base)",
+                known.join(", ")
+            ))
+        })
+    }
+
+    /// The identifier.
+    pub fn id(&self) -> String {
+        match self {
+            Self::Registry(m) => m.id.into(),
+            Self::Variational(m) => m.id.into(),
+            Self::Composed(s, b) => format!("{}+{}", s.id, b.id()),
+        }
+    }
+
+    /// The order.
+    pub fn order(&self) -> u32 {
+        match self {
+            Self::Registry(m) => m.order,
+            Self::Variational(m) => m.order,
+            Self::Composed(s, b) => s.order.max(b.order()),
+        }
+    }
+
+    /// The embedded order (pairs only).
+    pub fn embedded_order(&self) -> Option<u32> {
+        match self {
+            Self::Registry(m) => m.embedded_order,
+            _ => None,
+        }
+    }
+
+    /// A stepper for any action (registry methods and their compositions).
+    pub fn generic<A: Action>(&self) -> Result<GenericStepper<A>, CliError>
+    where
+        A::Point: homogeneous::ManifoldPoint,
+    {
+        Ok(match self {
+            Self::Registry(m) => GenericStepper::Any(m.stepper::<A>()),
+            Self::Variational(m) => {
+                return Err(CliError::Usage(format!(
+                    "method '{}' applies only to the Lagrangian models on (S²)ⁿ",
+                    m.id
+                )));
+            }
+            Self::Composed(s, b) => GenericStepper::Composed(Box::new(
+                Composition::new::<A>(s, b.generic::<A>()?)?.named(self.id()),
+            )),
+        })
+    }
+
+    /// A stepper for a Lagrangian model on (TS²)ⁿ (every method, variational ones included).
+    pub fn sphere<'a, P: Potential>(
+        &self,
+        system: &'a SphereSystem<P>,
+    ) -> Result<SphereStepper<'a, P>, CliError> {
+        Ok(match self {
+            Self::Registry(m) => SphereStepper::Any(m.stepper::<TsAction>()),
+            Self::Variational(m) => SphereStepper::Variational(m.stepper(system)?),
+            Self::Composed(s, b) => SphereStepper::Composed(Box::new(
+                Composition::new::<TsAction>(s, b.sphere(system)?)?.named(self.id()),
+            )),
+        })
+    }
+}
+
+/// The action of the (S²)ⁿ models: SE(3)ⁿ on (TS²)ⁿ.
+pub type TsAction = VecPowerAction<TangentSphereAction>;
+
+/// Registry methods and compositions of them, on any action (the registry variant is kept
+/// inline: it is the one that is stepped in hot loops).
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum GenericStepper<A: Action> {
+    /// A registry method.
+    Any(AnyStepper<A>),
+    /// A composition.
+    Composed(Box<Composition<GenericStepper<A>>>),
+}
+
+/// Every method on the (S²)ⁿ models.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum SphereStepper<'a, P> {
+    /// A registry method.
+    Any(AnyStepper<TsAction>),
+    /// The Lee–Leok–McClamroch variational integrator.
+    Variational(SphereVariational<&'a SphereSystem<P>, f64>),
+    /// A composition.
+    Composed(Box<Composition<SphereStepper<'a, P>>>),
+}
+
+macro_rules! forward_stepper {
+    ($self:ident, $s:ident => $e:expr, [$($variant:ident),+]) => {
+        match $self {
+            $(Self::$variant($s) => $e,)+
+        }
+    };
+}
+
+impl<A: Action> Stepper<A> for GenericStepper<A>
+where
+    A::Point: homogeneous::ManifoldPoint,
+    schemes::AmbientDistance: PointDistance<A::Point>,
+{
+    fn name(&self) -> String {
+        forward_stepper!(self, s => Stepper::<A>::name(s), [Any, Composed])
+    }
+    fn order(&self) -> u32 {
+        forward_stepper!(self, s => Stepper::<A>::order(s), [Any, Composed])
+    }
+    fn embedded_order(&self) -> Option<u32> {
+        forward_stepper!(self, s => Stepper::<A>::embedded_order(s), [Any, Composed])
+    }
+    fn step<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: schemes::Scalar<A>,
+        y: &A::Point,
+        h: schemes::Scalar<A>,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: homogeneous::LieVectorField<schemes::Scalar<A>, A::Point, schemes::Algebra<A>>,
+    {
+        forward_stepper!(self, s => Stepper::<A>::step(s, action, f, t, y, h, tol), [Any, Composed])
+    }
+    fn has_dense_output(&self) -> bool {
+        forward_stepper!(self, s => Stepper::<A>::has_dense_output(s), [Any, Composed])
+    }
+    fn dense_output(
+        &self,
+        action: &A,
+        y_prev: &A::Point,
+        theta: schemes::Scalar<A>,
+    ) -> Option<A::Point> {
+        forward_stepper!(self, s => Stepper::<A>::dense_output(s, action, y_prev, theta), [Any, Composed])
+    }
+    fn stats(&self) -> StepStats {
+        forward_stepper!(self, s => Stepper::<A>::stats(s), [Any, Composed])
+    }
+    fn reset_stats(&mut self) {
+        forward_stepper!(self, s => Stepper::<A>::reset_stats(s), [Any, Composed]);
+    }
+}
+
+impl<P: Potential> Stepper<TsAction> for SphereStepper<'_, P> {
+    fn name(&self) -> String {
+        forward_stepper!(self, s => Stepper::<TsAction>::name(s), [Any, Variational, Composed])
+    }
+    fn order(&self) -> u32 {
+        forward_stepper!(self, s => Stepper::<TsAction>::order(s), [Any, Variational, Composed])
+    }
+    fn embedded_order(&self) -> Option<u32> {
+        forward_stepper!(self, s => Stepper::<TsAction>::embedded_order(s), [Any, Variational, Composed])
+    }
+    fn step<F>(
+        &mut self,
+        action: &TsAction,
+        f: &F,
+        t: f64,
+        y: &<TsAction as Action>::Point,
+        h: f64,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<<TsAction as Action>::Point>, SchemeError>
+    where
+        F: homogeneous::LieVectorField<
+                f64,
+                <TsAction as Action>::Point,
+                schemes::Algebra<TsAction>,
+            >,
+    {
+        forward_stepper!(self, s => Stepper::<TsAction>::step(s, action, f, t, y, h, tol), [Any, Variational, Composed])
+    }
+    fn has_dense_output(&self) -> bool {
+        forward_stepper!(self, s => Stepper::<TsAction>::has_dense_output(s), [Any, Variational, Composed])
+    }
+    fn dense_output(
+        &self,
+        action: &TsAction,
+        y_prev: &<TsAction as Action>::Point,
+        theta: f64,
+    ) -> Option<<TsAction as Action>::Point> {
+        forward_stepper!(self, s => Stepper::<TsAction>::dense_output(s, action, y_prev, theta), [Any, Variational, Composed])
+    }
+    fn stats(&self) -> StepStats {
+        forward_stepper!(self, s => Stepper::<TsAction>::stats(s), [Any, Variational, Composed])
+    }
+    fn reset_stats(&mut self) {
+        forward_stepper!(self, s => Stepper::<TsAction>::reset_stats(s), [Any, Variational, Composed]);
+    }
+}
