@@ -63,6 +63,11 @@ pub fn experiments() -> Vec<Experiment> {
             run: super::heavy_top::heavy_top,
         },
         Experiment {
+            id: "quadrotor-tracking",
+            description: "[CCLMO22 §6, LSK13] two quadrotors carrying a point load along a parabola under geometric control (RKMK4)",
+            run: super::quadrotor::quadrotor_tracking,
+        },
+        Experiment {
             id: "nonholonomic-energy",
             description: "[papers/003] the energy-conserving extended discrete Lagrange–d'Alembert integrator with variable steps against fixed-step DLA",
             run: super::nonholonomic::nonholonomic_energy,

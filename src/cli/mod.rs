@@ -6,6 +6,7 @@ pub mod heavy_top;
 pub mod methods;
 pub mod nonholonomic;
 pub mod output;
+pub mod quadrotor;
 pub mod registry;
 pub mod report;
 
