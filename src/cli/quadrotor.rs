@@ -39,7 +39,7 @@ pub fn quadrotor_tracking(dir: &Path, quick: bool) -> Result<Section, CliError> 
                 worst_after = worst_after.max(e);
             }
             manifold = manifold.max(p.2.constraint_error());
-            if k % stride == 0 {
+            if k.is_multiple_of(stride) {
                 let d = model.path().jet(t).position;
                 rows.push(vec![t, x.y.x, x.y.y, x.y.z, d.x, d.y, d.z, e]);
             }
