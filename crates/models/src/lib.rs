@@ -56,6 +56,7 @@ mod error;
 mod fields;
 mod icosphere;
 pub mod models;
+pub mod neighbours;
 pub mod potential;
 mod state;
 mod system;
