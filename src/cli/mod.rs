@@ -5,6 +5,7 @@ pub mod experiments;
 pub mod output;
 pub mod registry;
 pub mod report;
+pub mod work_precision;
 
 use std::path::{Path, PathBuf};
 

@@ -59,7 +59,10 @@ fn steps_on_ts2_squared_with_the_models_field_do_not_allocate() {
         let mut stepper = spec.stepper::<Act>();
         let with_tol = spec.embedded_order.map(|_| &tol);
         let mut y: [TangentSphere2<f64>; 2] = [x0[0], x0[1]];
-        y = stepper.step(&action, &field, 0.0, &y, 0.01, with_tol).unwrap().y;
+        y = stepper
+            .step(&action, &field, 0.0, &y, 0.01, with_tol)
+            .unwrap()
+            .y;
         let before = allocations();
         for i in 1..200 {
             y = stepper
@@ -86,7 +89,10 @@ fn steps_on_s2_do_not_allocate() {
         let mut stepper = spec.stepper::<RotationAction>();
         let with_tol = spec.embedded_order.map(|_| &tol);
         let mut y = Sphere2::try_new(Vector3::new(1.2f64.cos(), 0.0, 1.2f64.sin())).unwrap();
-        y = stepper.step(&action, &field, 0.0, &y, 0.01, with_tol).unwrap().y;
+        y = stepper
+            .step(&action, &field, 0.0, &y, 0.01, with_tol)
+            .unwrap()
+            .y;
         let before = allocations();
         for i in 1..200 {
             y = stepper
