@@ -37,6 +37,10 @@ use std::time::{Duration, Instant};
 mod rigid;
 use rigid::{RigidBody, RigidState};
 
+#[path = "support/variational.rs"]
+mod variational;
+use variational::ExplicitVariational;
+
 type RigidAct = LeftMultiplication<RigidState>;
 type PendAct = PowerAction<TangentSphereAction, 2>;
 type LjAct = VecPowerAction<TangentSphereAction>;
@@ -314,48 +318,6 @@ fn pendulum_summary() {
         &ns2,
         0,
     );
-}
-
-/// One explicit variational step [LLM09, eqs. (3.17)–(3.18)] for `M = diag(mᵢ)` (written here
-/// until the variational integrator lands): with `gᵢ = ∂V/∂qᵢ(q)` carried from the previous
-/// step, `aᵢ = hωᵢ − (h²/2mᵢ) qᵢ × gᵢ`, `qᵢ′ = aᵢ × qᵢ + √(1 − |aᵢ|²) qᵢ`, `g′ = ∇V(q′)`,
-/// `ωᵢ′ = ωᵢ − (h/2mᵢ)(qᵢ × gᵢ + qᵢ′ × gᵢ′)`: one gradient per step.
-struct ExplicitVariational {
-    q: Vec<Vector3<f64>>,
-    omega: Vec<Vector3<f64>>,
-    grad: Vec<Vector3<f64>>,
-    q_new: Vec<Vector3<f64>>,
-    grad_new: Vec<Vector3<f64>>,
-}
-
-impl ExplicitVariational {
-    fn new<P: Potential>(pot: &P, q: Vec<Vector3<f64>>, omega: Vec<Vector3<f64>>) -> Self {
-        let n = q.len();
-        let mut grad = vec![Vector3::zeros(); n];
-        pot.gradient(&q, &mut grad);
-        Self {
-            q_new: q.clone(),
-            q,
-            omega,
-            grad,
-            grad_new: vec![Vector3::zeros(); n],
-        }
-    }
-    fn step<P: Potential>(&mut self, pot: &P, masses: &[f64], h: f64) {
-        for i in 0..self.q.len() {
-            let (qi, gi) = (self.q[i], self.grad[i]);
-            let a = self.omega[i] * h - qi.cross(&gi) * (0.5 * h * h / masses[i]);
-            self.q_new[i] = a.cross(&qi) + qi * (1.0 - a.norm_squared()).sqrt();
-        }
-        pot.gradient(&self.q_new, &mut self.grad_new);
-        for i in 0..self.q.len() {
-            let k = 0.5 * h / masses[i];
-            self.omega[i] -=
-                (self.q[i].cross(&self.grad[i]) + self.q_new[i].cross(&self.grad_new[i])) * k;
-        }
-        core::mem::swap(&mut self.q, &mut self.q_new);
-        core::mem::swap(&mut self.grad, &mut self.grad_new);
-    }
 }
 
 fn lj_summary() {
