@@ -31,16 +31,24 @@ impl ExplicitVariational {
         }
     }
     pub fn step<P: Potential>(&mut self, pot: &P, masses: &[f64], h: f64) {
-        for i in 0..self.q.len() {
-            let (qi, gi) = (self.q[i], self.grad[i]);
-            let a = self.omega[i] * h - qi.cross(&gi) * (0.5 * h * h / masses[i]);
-            self.q_new[i] = a.cross(&qi) + qi * (1.0 - a.norm_squared()).sqrt();
+        for (((qn, qi), (gi, wi)), mi) in self
+            .q_new
+            .iter_mut()
+            .zip(&self.q)
+            .zip(self.grad.iter().zip(&self.omega))
+            .zip(masses)
+        {
+            let a = wi * h - qi.cross(gi) * (0.5 * h * h / mi);
+            *qn = a.cross(qi) + qi * (1.0 - a.norm_squared()).sqrt();
         }
         pot.gradient(&self.q_new, &mut self.grad_new);
-        for i in 0..self.q.len() {
-            let k = 0.5 * h / masses[i];
-            self.omega[i] -=
-                (self.q[i].cross(&self.grad[i]) + self.q_new[i].cross(&self.grad_new[i])) * k;
+        for ((wi, mi), ((qi, gi), (qn, gn))) in self.omega.iter_mut().zip(masses).zip(
+            self.q
+                .iter()
+                .zip(&self.grad)
+                .zip(self.q_new.iter().zip(&self.grad_new)),
+        ) {
+            *wi -= (qi.cross(gi) + qn.cross(gn)) * (0.5 * h / mi);
         }
         core::mem::swap(&mut self.q, &mut self.q_new);
         core::mem::swap(&mut self.grad, &mut self.grad_new);
