@@ -77,6 +77,11 @@ pub fn experiments() -> Vec<Experiment> {
             description: "[LLM09 §4] the six examples: energy and unit-length errors of a Lie group method, ambient RK4, and RK4 with reprojection",
             run: llm09,
         },
+        Experiment {
+            id: "work-precision",
+            description: "error at T against wall time: rkmk54, rkmk-bs32, cf32, cf43 vs ode_solvers Dopri5/Dop853 (ambient) on the double spherical pendulum and the heavy top",
+            run: super::work_precision::work_precision,
+        },
     ]
 }
 

@@ -9,6 +9,7 @@ pub mod output;
 pub mod quadrotor;
 pub mod registry;
 pub mod report;
+pub mod work_precision;
 
 use std::path::{Path, PathBuf};
 

@@ -73,6 +73,7 @@ mod fields;
 pub mod heavy_top;
 mod icosphere;
 pub mod models;
+pub mod neighbours;
 pub mod nonholonomic;
 pub mod potential;
 pub mod quadrotor;

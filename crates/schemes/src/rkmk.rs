@@ -23,6 +23,13 @@ use liegroup::{CoordinateMap, Exp, VectorSpace};
 /// `atol + rtol·max(|σᵢ|, |σ̂ᵢ|)` (weighted RMS norm). With a continuous extension `bᵢ(θ)` the
 /// dense output at `t + θh` is `ψ(h Σ bᵢ(θ) k̃ᵢ)·y₀`, exact in the algebra.
 ///
+/// **Exponential reuse (FSAL rows).** When the last row of `A` equals `b` (Dormand–Prince 5(4),
+/// Bogacki–Shampine 3(2)), the last stage point `ψ(u_s)·y₀` *is* `y₁`: `u_s` and `σ` are the
+/// same sums in the same order, bitwise. The engine then returns that stage point instead of
+/// applying `ψ(σ)` again (one exponential less per step). The stage derivative `f(y₁)` itself is
+/// not carried to the next step (that would need to know that the next step starts from this
+/// `y₁`, which a stepper cannot check for arbitrary points); the saving is the exponential.
+///
 /// Work buffers are allocated on the first step (sized by the problem) and reused: a step on a
 /// fixed-size problem does not allocate. A stepper is sized by the first problem it steps; use a
 /// fresh one for a problem of another size.
@@ -37,6 +44,8 @@ pub struct Rkmk<A: Action, M = Exp> {
     sigma: Option<Algebra<A>>,
     sigma_hat: Option<Algebra<A>>,
     scratch: Vec<Scalar<A>>,
+    /// The last row of `A` equals `b`: the last stage point is `y₁`.
+    last_stage_is_update: bool,
     last_h: f64,
     stats: StepStats,
 }
@@ -94,7 +103,12 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
                 reason: "the tableau is implicit; use ImplicitRkmk".into(),
             });
         }
+        let s = coeffs.s;
+        let last_stage_is_update = s > 1
+            && (0..s).all(|j| coeffs.a(s - 1, j) == coeffs.b[j])
+            && coeffs.b.iter().any(|&b| b != 0.0);
         Ok(Self {
+            last_stage_is_update,
             coeffs,
             map,
             name,
@@ -164,6 +178,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
         ) else {
             unreachable!("buffers allocated above")
         };
+        let mut last_point = None;
         for i in 0..s {
             u.set_zero();
             let mut zero_row = true;
@@ -181,6 +196,9 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
                 let yi = self.map.apply(action, u, y);
                 self.stats.exps += 1;
                 f.eval(ti, &yi, k);
+                if i + 1 == s && self.last_stage_is_update {
+                    last_point = Some(yi);
+                }
             }
             self.stats.f_evals += 1;
             if !k.all_finite() {
@@ -224,8 +242,12 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             }
             _ => None,
         };
-        let y1 = self.map.apply(action, sigma, y);
-        self.stats.exps += 1;
+        let y1 = if let Some(p) = last_point {
+            p // ψ(u_s)·y₀ with u_s = σ bitwise (FSAL row)
+        } else {
+            self.stats.exps += 1;
+            self.map.apply(action, sigma, y)
+        };
         self.last_h = re(h);
         Ok(StepOutput { y: y1, error })
     }

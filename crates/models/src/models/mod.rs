@@ -11,7 +11,8 @@ mod rod;
 pub use coupled::{CoupledPendula, CoupledPendulaPotential, Spring, SpringTerm};
 pub use dipoles::{DipoleArray, DipolePotential, DipoleTerm, MU0_OVER_4PI};
 pub use lj::{
-    LennardJones, LennardJonesPotential, LennardJonesTerm, SWITCH_START, two_vortex_velocities,
+    LargeSystem, LennardJones, LennardJonesPotential, LennardJonesTerm, SWITCH_START,
+    two_vortex_velocities,
 };
 pub use nbody::{KozlovHarin, KozlovHarinTerm, SphereNBody};
 pub use pendulum::{DoubleSphericalPendulum, G, NFoldPendulum};

@@ -1,0 +1,128 @@
+//! Whole integration steps allocate nothing on fixed-size problems with the models' own vector
+//! fields: every explicit method (and every pair with its error estimate) on (TS²)² with
+//! [`LieField`] of the double spherical pendulum under `PowerAction<TangentSphereAction, 2>`,
+//! and on S² (the free rigid body under `RotationAction`). Also: a neighbour-list gradient
+//! allocates nothing once the list is built (serial build; with the `rayon` feature the work
+//! runs on the pool's threads, which this per-thread counter does not see).
+
+use homogeneous::{PowerAction, RotationAction, Sphere2, TangentSphere2, TangentSphereAction};
+use models::{DoubleSphericalPendulum, LieField, SphereModel};
+use nalgebra::Vector3;
+use schemes::methods::{METHODS, MethodKind};
+use schemes::{Stepper, Tolerance};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+#[test]
+fn steps_on_ts2_squared_with_the_models_field_do_not_allocate() {
+    type Act = PowerAction<TangentSphereAction, 2>;
+    let action = Act::new(TangentSphereAction::new());
+    let model = DoubleSphericalPendulum::lee_leok_mcclamroch();
+    let field = LieField::new(model.system());
+    let x0 = DoubleSphericalPendulum::initial_state().to_tangent_points();
+    let tol = Tolerance::new(1e-8, 1e-8).unwrap();
+    for spec in METHODS {
+        if matches!(spec.kind, MethodKind::ImplicitRkmk(_)) {
+            continue; // documented: the Newton Jacobian is allocated per step
+        }
+        let mut stepper = spec.stepper::<Act>();
+        let with_tol = spec.embedded_order.map(|_| &tol);
+        let mut y: [TangentSphere2<f64>; 2] = [x0[0], x0[1]];
+        y = stepper
+            .step(&action, &field, 0.0, &y, 0.01, with_tol)
+            .unwrap()
+            .y;
+        let before = allocations();
+        for i in 1..200 {
+            y = stepper
+                .step(&action, &field, 0.01 * f64::from(i), &y, 0.01, with_tol)
+                .unwrap()
+                .y;
+        }
+        let n = allocations() - before;
+        assert_eq!(n, 0, "{}: {n} allocations in 199 steps", spec.id);
+        assert!(y.iter().all(|p| (p.q().norm() - 1.0).abs() < 1e-12));
+    }
+}
+
+#[test]
+fn steps_on_s2_do_not_allocate() {
+    let action = RotationAction::<f64>::new();
+    let inertia = Vector3::new(1.0, 2.0, 3.0);
+    let field = move |_t: f64, m: &Sphere2| -m.q().component_div(&inertia);
+    let tol = Tolerance::new(1e-8, 1e-8).unwrap();
+    for spec in METHODS {
+        if matches!(spec.kind, MethodKind::ImplicitRkmk(_)) {
+            continue;
+        }
+        let mut stepper = spec.stepper::<RotationAction>();
+        let with_tol = spec.embedded_order.map(|_| &tol);
+        let mut y = Sphere2::try_new(Vector3::new(1.2f64.cos(), 0.0, 1.2f64.sin())).unwrap();
+        y = stepper
+            .step(&action, &field, 0.0, &y, 0.01, with_tol)
+            .unwrap()
+            .y;
+        let before = allocations();
+        for i in 1..200 {
+            y = stepper
+                .step(&action, &field, 0.01 * f64::from(i), &y, 0.01, with_tol)
+                .unwrap()
+                .y;
+        }
+        let n = allocations() - before;
+        assert_eq!(n, 0, "{}: {n} allocations in 199 steps", spec.id);
+        assert!((y.q().norm() - 1.0).abs() < 1e-12);
+    }
+}
+
+#[cfg(not(feature = "rayon"))]
+#[test]
+fn neighbour_list_gradient_does_not_allocate_once_built() {
+    use models::Potential;
+    let (sys, mut q) = models::LennardJones::large(3000, 0.01, 2.5, 0.3).unwrap();
+    let mut g = vec![Vector3::zeros(); q.len()];
+    sys.potential().gradient(&q, &mut g);
+    let before = allocations();
+    for k in 0..5 {
+        // Small moves (no rebuild) and then large ones (rebuilds reuse the buffers).
+        let eps = if k < 2 { 1e-6 } else { 1e-2 };
+        for p in &mut q {
+            *p = (*p + Vector3::new(eps, -eps, 0.5 * eps)).normalize();
+        }
+        sys.potential().gradient(&q, &mut g);
+    }
+    let n = allocations() - before;
+    assert!(sys.potential().rebuilds() > 1);
+    assert_eq!(n, 0, "{n} allocations in 5 gradients");
+}
