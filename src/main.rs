@@ -332,14 +332,7 @@ fn run(
         format!("{stem}-invariants.svg"),
         format!("{stem}-states.svg"),
     ];
-    let out_dir = match &out {
-        Some(d) => Some(prepare_out_dir(
-            d,
-            force,
-            &files.iter().map(String::as_str).collect::<Vec<_>>(),
-        )?),
-        None => None,
-    };
+    let out_dir = optional_out_dir(out.as_deref(), force, &files)?;
     let spinner = spinner(!json, &format!("{model_id} with {method_id}"));
     let r = model.simulate(&preset, &method, &step, t_end)?;
     spinner.finish_and_clear();
@@ -352,6 +345,22 @@ fn run(
         print_run(&r, out_dir.as_deref());
     }
     Ok(())
+}
+
+/// Prepare `out` (if given) for the files `files` (see [`prepare_out_dir`]).
+fn optional_out_dir(
+    out: Option<&Path>,
+    force: bool,
+    files: &[String],
+) -> Result<Option<PathBuf>, CliError> {
+    out.map(|d| {
+        prepare_out_dir(
+            d,
+            force,
+            &files.iter().map(String::as_str).collect::<Vec<_>>(),
+        )
+    })
+    .transpose()
 }
 
 fn spinner(show: bool, msg: &str) -> ProgressBar {
@@ -510,43 +519,17 @@ fn convergence(
         format!("convergence-{model_id}.csv"),
         format!("convergence-{model_id}.svg"),
     ];
-    let out_dir = match &out {
-        Some(d) => Some(prepare_out_dir(
-            d,
-            force,
-            &files.iter().map(String::as_str).collect::<Vec<_>>(),
-        )?),
-        None => None,
-    };
+    let out_dir = optional_out_dir(out.as_deref(), force, &files)?;
     let spinner = spinner(!json, &format!("convergence of {model_id}"));
     let rows = model.convergence(&preset, &specs, &steps, t_end)?;
     spinner.finish_and_clear();
     if let Some(dir) = &out_dir {
-        let mut csv = Vec::new();
-        let mut series = Vec::new();
-        for r in &rows {
-            for (h, e) in r.h.iter().zip(&r.errors) {
-                csv.push(vec![f64::from(r.expected_order), *h, *e]);
-            }
-            series.push(Series::new(
-                r.method.clone(),
-                r.h.iter().copied().zip(r.errors.iter().copied()).collect(),
-            ));
-        }
-        write_csv(
-            &dir.join(&files[0]),
-            &["expected_order".into(), "h".into(), "error".into()],
-            &csv,
+        cli::experiments::convergence_outputs(
+            dir,
+            &format!("convergence-{model_id}"),
+            &format!("{model_id}: error at T = {t_end}"),
+            &rows,
         )?;
-        Plot {
-            title: &format!("{model_id}: error at T = {t_end}"),
-            x_label: "h",
-            y_label: "error",
-            x_scale: Scale::Log,
-            y_scale: Scale::Log,
-            markers: true,
-        }
-        .write(&dir.join(&files[1]), &series)?;
     }
     if json {
         let v = json!({

@@ -89,7 +89,9 @@ fn fmt_e(x: f64) -> String {
     format!("{x:.2e}")
 }
 
-fn convergence_outputs(
+/// Write `{name}.csv` (expected order, h, error) and a log–log `{name}.svg` of convergence rows;
+/// returns the table and the plot's path.
+pub fn convergence_outputs(
     dir: &Path,
     name: &str,
     title: &str,
