@@ -59,7 +59,7 @@ pub fn quadrotor_tracking(dir: &Path, quick: bool) -> Result<Section, CliError> 
     )?;
     let path_svg = dir.join("load-path.svg");
     Plot {
-        title: "load position: x₃ against x₁ (actual and desired)",
+        title: "load position: y₃ against y₁ (actual and desired)",
         x_label: "y₁",
         y_label: "y₃",
         x_scale: Scale::Linear,
