@@ -199,10 +199,7 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         if tol.is_some() && self.data.update_hat.is_none() {
-            return Err(SchemeError::Unsupported {
-                method: self.name.clone(),
-                reason: "no embedded update: adaptive steps are not available".into(),
-            });
+            return Err(SchemeError::no_error_estimate(self.name.clone()));
         }
         let s = self.data.stages.len();
         if self.k.len() != s {

@@ -359,10 +359,7 @@ impl<A: Action, S: Stepper<A>> Stepper<A> for Composition<S> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         if tol.is_some() {
-            return Err(SchemeError::Unsupported {
-                method: self.name.clone(),
-                reason: "no embedded error estimate: adaptive steps are not available".into(),
-            });
+            return Err(SchemeError::no_error_estimate(self.name.clone()));
         }
         let mut ti = t;
         let mut yi: Option<A::Point> = None;

@@ -191,3 +191,14 @@ pub enum SchemeError {
         max: u32,
     },
 }
+
+impl SchemeError {
+    /// The error of a method without an embedded error estimate asked for adaptive steps.
+    #[must_use]
+    pub fn no_error_estimate(method: impl Into<String>) -> Self {
+        Self::Unsupported {
+            method: method.into(),
+            reason: "no embedded error estimate: adaptive steps are not available".into(),
+        }
+    }
+}

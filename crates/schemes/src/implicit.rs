@@ -211,10 +211,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         if tol.is_some() {
-            return Err(SchemeError::Unsupported {
-                method: self.name.clone(),
-                reason: "no embedded weights: adaptive steps are not available".into(),
-            });
+            return Err(SchemeError::no_error_estimate(self.name.clone()));
         }
         let s = self.coeffs.s;
         if self.kt.len() != s {

@@ -163,10 +163,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         if tol.is_some() && self.coeffs.b_hat.is_none() {
-            return Err(SchemeError::Unsupported {
-                method: self.name.clone(),
-                reason: "no embedded weights: adaptive steps are not available".into(),
-            });
+            return Err(SchemeError::no_error_estimate(self.name.clone()));
         }
         self.ensure_buffers(action, y);
         let s = self.coeffs.s;

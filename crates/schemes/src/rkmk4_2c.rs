@@ -76,10 +76,7 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         if tol.is_some() {
-            return Err(SchemeError::Unsupported {
-                method: Stepper::<A>::name(self),
-                reason: "no embedded method: adaptive steps are not available".into(),
-            });
+            return Err(SchemeError::no_error_estimate(Stepper::<A>::name(self)));
         }
         if self.k.len() != 4 {
             let z = action.algebra_zero(y);

@@ -378,10 +378,9 @@ where
             >,
     {
         if tol.is_some() {
-            return Err(SchemeError::Unsupported {
-                method: Stepper::<CotangentAction<So3<T>>>::name(self),
-                reason: "no embedded error estimate: adaptive steps are not available".into(),
-            });
+            return Err(SchemeError::no_error_estimate(Stepper::<
+                CotangentAction<So3<T>>,
+            >::name(self)));
         }
         Ok(StepOutput {
             y: self.advance(t, y, h)?,

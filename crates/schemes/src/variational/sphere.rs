@@ -834,10 +834,7 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
 
     fn unsupported_tol(&self, tol: Option<&Tolerance>) -> Result<(), SchemeError> {
         if tol.is_some() {
-            return Err(SchemeError::Unsupported {
-                method: self.name.clone(),
-                reason: "no embedded error estimate: adaptive steps are not available".into(),
-            });
+            return Err(SchemeError::no_error_estimate(self.name.clone()));
         }
         Ok(())
     }
