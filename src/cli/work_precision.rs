@@ -5,19 +5,20 @@
 //!
 //! - the double spherical pendulum on (TS²)² ([LLM09, Ex. 1]; `LieField` against
 //!   `AmbientField::eval_flat`, one shared solve), `T = 10`;
-//! - the heavy top on SO(3) × ℝ³ ([BC10] data; the right-hand side of
-//!   `benches/support/rigid.rs`, shared with the criterion benches), `T = 1` (about 24 turns).
+//! - the heavy top on SO(3) × ℝ³ ([BC10] data; `models::HeavyTop` in body momentum, its Lie
+//!   field and its `ambient_rate`, wrapped in `benches/support/rigid.rs`, shared with the
+//!   criterion benches), `T = 1` (about 24 turns).
 //!
 //! The reference is Dop853 at `rtol = atol = 10⁻¹⁴` on the ambient formulation; errors are the
-//! largest ambient-coordinate difference (for the heavy top: `R` entries and `π/|π|`).
+//! largest ambient-coordinate difference (for the heavy top: `R` entries and `Π/|Π|`).
 //! `ode_solvers` is an optional dependency of the facade, enabled by the `cli` feature.
 
 use super::CliError;
 use super::output::{Plot, Scale, Series, write_csv};
 use super::report::{Section, Table};
-use homogeneous::{LeftMultiplication, PowerAction, TangentSphere2, TangentSphereAction};
+use homogeneous::{PowerAction, TangentSphere2, TangentSphereAction};
 use models::{AmbientField, DoubleSphericalPendulum, LieField, Potential, SphereModel};
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::Vector3;
 use ode_solvers::{Dop853, Dopri5, OutputType, SVector, System};
 use schemes::methods::{AnyStepper, find};
 use schemes::{GroupLogDistance, Options, Problem};
@@ -26,7 +27,7 @@ use std::time::Instant;
 
 #[path = "../../benches/support/rigid.rs"]
 mod rigid;
-use rigid::{RigidBody, RigidState};
+use rigid::{LieRigid, RigidAct, RigidBody};
 
 /// The adaptive Lie group pairs compared.
 const LIE_PAIRS: [&str; 4] = ["rkmk54", "rkmk-bs32", "cf32", "cf43"];
@@ -165,21 +166,20 @@ fn pendulum_points(tols: &[f64], repeats: usize) -> Result<Vec<Point>, CliError>
     Ok(points)
 }
 
-/// The heavy-top error: `R` entries and `π` relative to `|π|`.
+/// The heavy-top error: `R` entries and `Π` relative to `|Π|`.
 fn rigid_error(y: &[f64; 12], reference: &[f64; 12]) -> f64 {
     let scale = Vector3::new(reference[9], reference[10], reference[11]).norm();
     max_diff(&y[..9], &reference[..9]).max(max_diff(&y[9..], &reference[9..]) / scale)
 }
 
 fn heavy_top_points(tols: &[f64], repeats: usize) -> Result<Vec<Point>, CliError> {
-    type Act = LeftMultiplication<RigidState>;
+    type Act = RigidAct;
     let body = RigidBody::heavy_top();
-    let (r0, pi0) = body.initial_state();
-    let y0 = RigidBody::lie_state(&r0, &pi0);
-    let ya0 = RigidBody::ambient_state(&r0, &pi0);
+    let y0 = body.initial_state().to_attitude();
+    let ya0 = RigidBody::ambient_of(&y0);
     let t_end = 1.0;
     let (reference, _) = dormand_prince(RigidOde(body), ya0, t_end, 1e-14, true)?;
-    let field = move |t: f64, y: &RigidState| body.lie(t, y);
+    let field = LieRigid(body);
     let problem = Problem::new(Act::new(), field);
     let mut points = Vec::new();
     for &tol in tols {
@@ -206,7 +206,7 @@ fn heavy_top_points(tols: &[f64], repeats: usize) -> Result<Vec<Point>, CliError
                 .map_err(|e| CliError::Integration(format!("{id}: {e}")))?;
                 Ok((*sol.last().1, sol.stats.accepted + sol.stats.rejected))
             })?;
-            let ya = RigidBody::ambient_state(&Matrix3::from(*y.0.matrix()), &y.1.0);
+            let ya = RigidBody::ambient_of(&y);
             points.push(Point {
                 method: id.into(),
                 tol,

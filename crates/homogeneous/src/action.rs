@@ -73,6 +73,14 @@ pub trait Action: Clone + Debug {
         self.act(&<Self::Group as LieGroup>::exp(xi), p)
     }
 
+    /// `p ← exp(ξ) · p` in place (default: [`act_exp`](Self::act_exp) and assign). Integrators
+    /// move their stage points with it, so that runtime-sized points (powers with `N` chosen at
+    /// run time) reuse their storage; the shipped power and product actions and
+    /// [`LeftMultiplication`](crate::LeftMultiplication) override it without allocating.
+    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+        *p = self.act_exp(xi, p);
+    }
+
     /// The infinitesimal generator `ξ_M(p) = d/dt exp(tξ)·p |₀`.
     #[must_use]
     fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent;

@@ -61,7 +61,14 @@ impl<G: LieGroup> Action for LeftMultiplication<G> {
 
     #[inline]
     fn act_exp(&self, xi: &G::Algebra, p: &G) -> G {
-        G::exp(xi).compose(p)
+        let mut q = p.clone();
+        q.exp_left_mul_assign(xi);
+        q
+    }
+
+    #[inline]
+    fn act_exp_assign(&self, xi: &G::Algebra, p: &mut G) {
+        p.exp_left_mul_assign(xi);
     }
 
     #[inline]

@@ -56,6 +56,13 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
     }
 
     #[inline]
+    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+        for (x, pi) in xi.iter().zip(p.iter_mut()) {
+            self.factor.act_exp_assign(x, pi);
+        }
+    }
+
+    #[inline]
     fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent {
         core::array::from_fn(|i| self.factor.generator(&xi[i], &p[i]))
     }
@@ -176,6 +183,13 @@ impl<A: Action> Action for VecPowerAction<A> {
             .zip(p)
             .map(|(xi, p)| self.factor.act_exp(xi, p))
             .collect()
+    }
+
+    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+        assert_same_len(xi.len(), p.len());
+        for (x, pi) in xi.iter().zip(p.iter_mut()) {
+            self.factor.act_exp_assign(x, pi);
+        }
     }
 
     fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent {

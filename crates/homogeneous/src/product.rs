@@ -32,6 +32,11 @@ macro_rules! tuple_action {
             }
 
             #[inline]
+            fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+                $(self.$idx.act_exp_assign(&xi.$idx, &mut p.$idx);)+
+            }
+
+            #[inline]
             fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent {
                 ($(self.$idx.generator(&xi.$idx, &p.$idx),)+)
             }

@@ -23,6 +23,11 @@ pub trait CoordinateMap<G: LieGroup>: Clone + core::fmt::Debug {
     /// `dψ_u⁻¹ w`.
     #[must_use]
     fn dinv(&self, u: &G::Algebra, w: &G::Algebra) -> G::Algebra;
+    /// `dψ_u⁻¹ w` written into `out` (default: [`dinv`](Self::dinv) and assign; [`Exp`] with the
+    /// group's own `dexp⁻¹` reuses `out`'s storage through [`LieGroup::dexpinv_into`]).
+    fn dinv_into(&self, u: &G::Algebra, w: &G::Algebra, out: &mut G::Algebra) {
+        *out = self.dinv(u, w);
+    }
     /// A short name ("exp", "exp-series-2", "cayley") for reports.
     fn name(&self) -> String;
 }
@@ -79,6 +84,13 @@ impl<G: LieGroup> CoordinateMap<G> for Exp {
         match self.series_order {
             None => G::dexpinv(u, w),
             Some(k) => dexpinv_series::<G>(u, w, k),
+        }
+    }
+    #[inline]
+    fn dinv_into(&self, u: &G::Algebra, w: &G::Algebra, out: &mut G::Algebra) {
+        match self.series_order {
+            None => G::dexpinv_into(u, w, out),
+            Some(k) => *out = dexpinv_series::<G>(u, w, k),
         }
     }
     fn name(&self) -> String {

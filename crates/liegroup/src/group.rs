@@ -245,6 +245,13 @@ pub trait LieGroup: Clone + Debug {
         dexpinv_series::<Self>(u, v, DEFAULT_SERIES_ORDER)
     }
 
+    /// [`dexpinv`](Self::dexpinv) written into `out` (which has the size of `v` on entry):
+    /// products and powers override it factor by factor, so that runtime powers reuse `out`'s
+    /// storage instead of allocating a new algebra element per call.
+    fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
+        *out = Self::dexpinv(u, v);
+    }
+
     /// `true` when every number stored in the element is finite. The default checks the
     /// logarithm, which propagates any NaN; groups override it with a direct check.
     fn all_finite(&self) -> bool {
@@ -254,6 +261,27 @@ pub trait LieGroup: Clone + Debug {
     /// `self ← g · self` (left multiplication in place; allocation free for fixed-size groups).
     fn left_mul_assign(&mut self, g: &Self) {
         *self = g.compose(self);
+    }
+
+    /// `self ← exp(ξ) · self`: the left translate by an exponential, in place.
+    ///
+    /// A group acting on itself does this at every stage of an integrator, so groups override
+    /// it to skip forming `exp(ξ)` (SO(3): `R + a ξ×R + b ξ×(ξ×R)` column by column) and to
+    /// reuse storage (runtime powers: no allocation). Default: `exp(ξ)`, then
+    /// [`left_mul_assign`](Self::left_mul_assign). Must agree with `exp(ξ).compose(self)` to
+    /// round-off (a law of the conformance kit).
+    ///
+    /// # Example
+    /// ```
+    /// use liegroup::{LieGroup, So3};
+    /// use nalgebra::Vector3;
+    /// let (xi, g) = (Vector3::new(0.1, -0.2, 0.3), So3::exp(&Vector3::new(1.0, 0.5, -0.4)));
+    /// let mut h = g;
+    /// h.exp_left_mul_assign(&xi);
+    /// assert!((h.matrix() - So3::exp(&xi).compose(&g).matrix()).norm() < 1e-15);
+    /// ```
+    fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
+        self.left_mul_assign(&Self::exp(xi));
     }
 }
 

@@ -79,12 +79,20 @@ macro_rules! tuple_group {
             fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
                 ($($name::dexpinv(&u.$idx, &v.$idx),)+)
             }
+            #[inline]
+            fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
+                $($name::dexpinv_into(&u.$idx, &v.$idx, &mut out.$idx);)+
+            }
             fn all_finite(&self) -> bool {
                 true $(&& self.$idx.all_finite())+
             }
             #[inline]
             fn left_mul_assign(&mut self, g: &Self) {
                 $(self.$idx.left_mul_assign(&g.$idx);)+
+            }
+            #[inline]
+            fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
+                $(self.$idx.exp_left_mul_assign(&xi.$idx);)+
             }
         }
 
@@ -184,6 +192,12 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
     fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
         zip_array(u, v, G::dexpinv)
     }
+    #[inline]
+    fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
+        for ((ui, vi), oi) in u.iter().zip(v).zip(out.iter_mut()) {
+            G::dexpinv_into(ui, vi, oi);
+        }
+    }
     fn all_finite(&self) -> bool {
         self.iter().all(G::all_finite)
     }
@@ -191,6 +205,12 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
     fn left_mul_assign(&mut self, g: &Self) {
         for (x, gi) in self.iter_mut().zip(g) {
             x.left_mul_assign(gi);
+        }
+    }
+    #[inline]
+    fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
+        for (x, v) in self.iter_mut().zip(xi) {
+            x.exp_left_mul_assign(v);
         }
     }
 }
@@ -254,6 +274,20 @@ impl<G: LieGroup> LieGroup for Vec<G> {
     fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
         zip_vec(u, v, G::dexpinv)
     }
+    fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
+        if out.len() != v.len() {
+            *out = Self::dexpinv(u, v);
+            return;
+        }
+        assert_eq!(
+            u.len(),
+            v.len(),
+            "runtime power: operands have different numbers of factors"
+        );
+        for ((ui, vi), oi) in u.iter().zip(v).zip(out.iter_mut()) {
+            G::dexpinv_into(ui, vi, oi);
+        }
+    }
     fn all_finite(&self) -> bool {
         self.iter().all(G::all_finite)
     }
@@ -265,6 +299,16 @@ impl<G: LieGroup> LieGroup for Vec<G> {
         );
         for (x, gi) in self.iter_mut().zip(g) {
             x.left_mul_assign(gi);
+        }
+    }
+    fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
+        assert_eq!(
+            self.len(),
+            xi.len(),
+            "runtime power: element and algebra element have different numbers of factors"
+        );
+        for (x, v) in self.iter_mut().zip(xi) {
+            x.exp_left_mul_assign(v);
         }
     }
 }

@@ -56,6 +56,10 @@ impl<T: RealField + Copy, const D: usize> LieGroup for Rn<T, D> {
         Self(self.0 + other.0)
     }
     #[inline]
+    fn exp_left_mul_assign(&mut self, xi: &SVector<T, D>) {
+        self.0 += xi;
+    }
+    #[inline]
     fn inverse(&self) -> Self {
         Self(-self.0)
     }

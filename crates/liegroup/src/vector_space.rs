@@ -49,6 +49,16 @@ pub trait VectorSpace: Clone + Debug + PartialEq {
     /// `self ← a·self`.
     fn scale_by(&mut self, a: Self::Scalar);
 
+    /// `self ← a·x` (the first term of a linear combination, without zeroing first). Default:
+    /// copy, then [`scale_by`](Self::scale_by); the shipped spaces write `a·xᵢ` directly.
+    ///
+    /// # Panics
+    /// If the dimensions differ (a programmer error for runtime-sized spaces).
+    fn set_scaled(&mut self, a: Self::Scalar, x: &Self) {
+        self.clone_from(x);
+        self.scale_by(a);
+    }
+
     /// Euclidean inner product of the coordinates.
     fn inner(&self, other: &Self) -> Self::Scalar;
 
@@ -165,6 +175,12 @@ impl<T: RealField + Copy, const D: usize> VectorSpace for SVector<T, D> {
         }
     }
     #[inline]
+    fn set_scaled(&mut self, a: T, x: &Self) {
+        for i in 0..D {
+            self[i] = a * x[i];
+        }
+    }
+    #[inline]
     fn inner(&self, other: &Self) -> T {
         let mut s = T::zero();
         for i in 0..D {
@@ -225,6 +241,16 @@ impl<T: RealField + Copy> VectorSpace for DVector<T> {
         }
     }
     #[inline]
+    fn set_scaled(&mut self, a: T, x: &Self) {
+        if self.len() != x.len() {
+            *self = x * a;
+            return;
+        }
+        for (v, xi) in self.iter_mut().zip(x.iter()) {
+            *v = a * *xi;
+        }
+    }
+    #[inline]
     fn inner(&self, other: &Self) -> T {
         assert_eq!(self.len(), other.len(), "dimension mismatch in dot");
         let mut s = T::zero();
@@ -270,6 +296,10 @@ macro_rules! tuple_vector_space {
             #[inline]
             fn scale_by(&mut self, a: S) {
                 $(self.$idx.scale_by(a);)+
+            }
+            #[inline]
+            fn set_scaled(&mut self, a: S, x: &Self) {
+                $(self.$idx.set_scaled(a, &x.$idx);)+
             }
             #[inline]
             fn inner(&self, other: &Self) -> S {
@@ -336,6 +366,10 @@ impl<V: VectorSpace, const N: usize> VectorSpace for [V; N] {
         factors::scale_by(self, a);
     }
     #[inline]
+    fn set_scaled(&mut self, a: V::Scalar, x: &Self) {
+        factors::set_scaled(self, a, x);
+    }
+    #[inline]
     fn inner(&self, other: &Self) -> V::Scalar {
         factors::inner(self, other)
     }
@@ -382,6 +416,15 @@ impl<V: VectorSpace> VectorSpace for Vec<V> {
         factors::scale_by(self, a);
     }
     #[inline]
+    fn set_scaled(&mut self, a: V::Scalar, x: &Self) {
+        if self.len() == x.len() {
+            factors::set_scaled(self, a, x);
+        } else {
+            self.clone_from(x);
+            self.scale_by(a);
+        }
+    }
+    #[inline]
     fn inner(&self, other: &Self) -> V::Scalar {
         factors::inner(self, other)
     }
@@ -412,6 +455,12 @@ mod factors {
         assert_eq!(ys.len(), xs.len(), "dimension mismatch in add_scaled");
         for (y, x) in ys.iter_mut().zip(xs) {
             y.add_scaled(a, x);
+        }
+    }
+    pub fn set_scaled<V: VectorSpace>(ys: &mut [V], a: V::Scalar, xs: &[V]) {
+        assert_eq!(ys.len(), xs.len(), "dimension mismatch in set_scaled");
+        for (y, x) in ys.iter_mut().zip(xs) {
+            y.set_scaled(a, x);
         }
     }
     pub fn scale_by<V: VectorSpace>(ys: &mut [V], a: V::Scalar) {

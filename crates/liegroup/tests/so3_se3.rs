@@ -714,3 +714,50 @@ fn nalgebra_interop_round_trips() {
         assert!((iso.transform_point(&p.into()).coords - h.transform_point(&p)).norm() < 1e-14);
     }
 }
+
+/// `set_scaled` writes `a·x` whatever the previous contents, for every shipped vector space
+/// (fixed, dynamic, tuples, arrays and `Vec`s, also when a `Vec` has the wrong length), and
+/// `exp_left_mul_assign` equals `exp(ξ)·g` on products and runtime powers.
+#[test]
+fn set_scaled_and_in_place_left_translation() {
+    use liegroup::{Rn, VectorSpace};
+    use nalgebra::{DVector, Vector3, Vector6};
+    let x = (Vector3::new(1.0, -2.0, 0.5), Vector6::from_element(3.0));
+    let mut y = (Vector3::new(7.0, 7.0, 7.0), Vector6::from_element(-1.0));
+    y.set_scaled(-0.25, &x);
+    assert_eq!(y.0, x.0 * -0.25);
+    assert_eq!(y.1, x.1 * -0.25);
+    let xd = DVector::from_vec(vec![1.0, 2.0, 3.0]);
+    let mut yd = DVector::from_vec(vec![9.0]);
+    yd.set_scaled(2.0, &xd);
+    assert_eq!(yd, xd * 2.0);
+    let xv = vec![Vector3::new(1.0, 2.0, 3.0); 4];
+    let mut yv = vec![Vector3::zeros(); 2];
+    yv.set_scaled(0.5, &xv);
+    assert_eq!(yv, vec![Vector3::new(0.5, 1.0, 1.5); 4]);
+    let mut ya = [Vector3::new(1.0, 1.0, 1.0); 2];
+    ya.set_scaled(3.0, &[Vector3::new(1.0, 0.0, -1.0); 2]);
+    assert_eq!(ya, [Vector3::new(3.0, 0.0, -3.0); 2]);
+
+    let mut r = rng(11);
+    for _ in 0..50 {
+        let g = (random_so3(&mut r), Rn::new(vec3(&mut r, 2.0)));
+        let xi = (vec3(&mut r, 3.0), vec3(&mut r, 2.0));
+        let mut h = g;
+        h.exp_left_mul_assign(&xi);
+        let want = <(So3, Rn<f64, 3>)>::exp(&xi).compose(&g);
+        assert!((h.0.matrix() - want.0.matrix()).norm() < 1e-14);
+        assert!((h.1.0 - want.1.0).norm() < 1e-14);
+        let gs = vec![random_se3(&mut r), random_se3(&mut r)];
+        let xs = vec![
+            Vector6::from_fn(|_, _| 0.3),
+            Vector6::from_fn(|i, _| i as f64 - 2.5),
+        ];
+        let mut hs = gs.clone();
+        hs.exp_left_mul_assign(&xs);
+        for ((hk, gk), xk) in hs.iter().zip(&gs).zip(&xs) {
+            let want = Se3::exp(xk).compose(gk);
+            assert!((hk.to_homogeneous() - want.to_homogeneous()).norm() < 1e-13);
+        }
+    }
+}

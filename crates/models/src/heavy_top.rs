@@ -24,6 +24,12 @@ fn e3() -> Vector3<f64> {
     Vector3::z()
 }
 
+/// `Γ = Rᵀe₃`, the third row of `R` (read off, not multiplied out).
+#[inline]
+fn vertical_in_body(r: &Matrix3<f64>) -> Vector3<f64> {
+    Vector3::new(r[(2, 0)], r[(2, 1)], r[(2, 2)])
+}
+
 /// `(a, b) ∈ ℝ³ × ℝ³ ↦ (a, b) ∈ ℝ⁶` (rotation part first).
 fn join6(a: &Vector3<f64>, b: &Vector3<f64>) -> Vector6<f64> {
     Vector6::new(a.x, a.y, a.z, b.x, b.y, b.z)
@@ -116,6 +122,8 @@ pub struct HeavyTop {
     g: f64,
     inertia: Matrix3<f64>,
     inertia_inv: Matrix3<f64>,
+    /// `m g X`, computed once (every right-hand side uses it).
+    weight_arm: Vector3<f64>,
 }
 
 impl HeavyTop {
@@ -150,6 +158,7 @@ impl HeavyTop {
             g,
             inertia,
             inertia_inv,
+            weight_arm: com * (mass * g),
         })
     }
 
@@ -218,12 +227,14 @@ impl HeavyTop {
     }
     /// `m g X`, the gradient of the potential `m g Γ·X` in `Γ` (the paper's `M g ℓ χ`).
     #[must_use]
+    #[inline]
     pub fn weight_moment_arm(&self) -> Vector3<f64> {
-        self.com * (self.mass * self.g)
+        self.weight_arm
     }
 
     /// The body angular velocity `Ω = J⁻¹Π`.
     #[must_use]
+    #[inline]
     pub fn angular_velocity(&self, pi: &Vector3<f64>) -> Vector3<f64> {
         self.inertia_inv * pi
     }
@@ -266,13 +277,14 @@ impl HeavyTop {
     /// The equations in ambient form: `(Ṙ, Π̇) = (RΩ̂, Π × Ω + m g (Rᵀe₃) × X)` (valid for
     /// any 3 × 3 matrix `R`, orthogonal or not).
     #[must_use]
+    #[inline]
     pub fn ambient_rate(
         &self,
         r: &Matrix3<f64>,
         pi: &Vector3<f64>,
     ) -> (Matrix3<f64>, Vector3<f64>) {
         let omega = self.angular_velocity(pi);
-        let gamma = r.transpose() * e3();
+        let gamma = vertical_in_body(r);
         (
             r * hat(&omega),
             pi.cross(&omega) + gamma.cross(&self.weight_moment_arm()),
@@ -342,6 +354,7 @@ impl RigidBodyState {
 
 /// `f(R, π) = (ω, −ω × π − m g (RX) × e₃)` for [`CotangentAction`].
 impl LieVectorField<f64, Se3<f64>, Vector6<f64>> for HeavyTop {
+    #[inline]
     fn eval(&self, _t: f64, p: &Se3<f64>, out: &mut Vector6<f64>) {
         let r = p.rotation();
         let pi = p.translation();
@@ -353,10 +366,11 @@ impl LieVectorField<f64, Se3<f64>, Vector6<f64>> for HeavyTop {
 
 /// `f(R, Π) = (RΩ, Π × Ω + m g Γ × X)` for [`AttitudeAction`].
 impl LieVectorField<f64, AttitudePoint, (Vector3<f64>, Vector3<f64>)> for HeavyTop {
+    #[inline]
     fn eval(&self, _t: f64, p: &AttitudePoint, out: &mut (Vector3<f64>, Vector3<f64>)) {
         let pi = p.1.0;
         let omega = self.angular_velocity(&pi);
-        let gamma = p.0.inverse_rotate(&e3());
+        let gamma = vertical_in_body(p.0.matrix());
         *out = (
             p.0.rotate(&omega),
             pi.cross(&omega) + gamma.cross(&self.weight_moment_arm()),
@@ -366,6 +380,7 @@ impl LieVectorField<f64, AttitudePoint, (Vector3<f64>, Vector3<f64>)> for HeavyT
 
 /// `f(Π, Γ) = −(J⁻¹Π, m g X)` for [`Se3Coadjoint`].
 impl LieVectorField<f64, Vector6<f64>, Vector6<f64>> for HeavyTop {
+    #[inline]
     fn eval(&self, _t: f64, mu: &Vector6<f64>, out: &mut Vector6<f64>) {
         let (pi, _) = split6(mu);
         *out = -join6(&self.angular_velocity(&pi), &self.weight_moment_arm());
@@ -374,6 +389,7 @@ impl LieVectorField<f64, Vector6<f64>, Vector6<f64>> for HeavyTop {
 
 /// `f(g, μ) = (Ad_g ξ, −ξ)`, `ξ = (J⁻¹Π, m g X)`, for [`LargerGroupAction`].
 impl LieVectorField<f64, LargerGroupPoint, (Vector6<f64>, Vector6<f64>)> for HeavyTop {
+    #[inline]
     fn eval(&self, _t: f64, p: &LargerGroupPoint, out: &mut (Vector6<f64>, Vector6<f64>)) {
         let (pi, _) = split6(&p.1);
         let xi = join6(&self.angular_velocity(&pi), &self.weight_moment_arm());
@@ -383,6 +399,7 @@ impl LieVectorField<f64, LargerGroupPoint, (Vector6<f64>, Vector6<f64>)> for Hea
 
 /// `(Ṙ, Π̇)` flattened, for [`Ambient12Action`].
 impl LieVectorField<f64, Rn<f64, 12>, SVector<f64, 12>> for HeavyTop {
+    #[inline]
     fn eval(&self, _t: f64, p: &Rn<f64, 12>, out: &mut SVector<f64, 12>) {
         let (r, pi) = split12(&p.0);
         let (rd, pd) = self.ambient_rate(&r, &pi);

@@ -341,6 +341,7 @@ impl FreeRigidBody {
 
     /// The body angular velocity `Ω = I⁻¹Π`.
     #[must_use]
+    #[inline]
     pub fn angular_velocity(&self, pi: &Vector3<f64>) -> Vector3<f64> {
         self.inertia_inv * pi
     }
@@ -359,6 +360,7 @@ impl FreeRigidBody {
 
     /// Euler's equations in ambient form: `(Ṙ, Π̇) = (RΩ̂, Π × Ω)`, `Ω = I⁻¹Π`.
     #[must_use]
+    #[inline]
     pub fn ambient_rate(
         &self,
         r: &Matrix3<f64>,
@@ -426,6 +428,7 @@ impl FreeRigidBody {
 
 /// `f(Π) = −I⁻¹Π` for [`So3Coadjoint`].
 impl LieVectorField<f64, Vector3<f64>, Vector3<f64>> for FreeRigidBody {
+    #[inline]
     fn eval(&self, _t: f64, pi: &Vector3<f64>, out: &mut Vector3<f64>) {
         *out = -self.angular_velocity(pi);
     }
@@ -433,6 +436,7 @@ impl LieVectorField<f64, Vector3<f64>, Vector3<f64>> for FreeRigidBody {
 
 /// `f(R, Π) = (RΩ, Π × Ω)` for [`AttitudeAction`].
 impl LieVectorField<f64, AttitudePoint, (Vector3<f64>, Vector3<f64>)> for FreeRigidBody {
+    #[inline]
     fn eval(&self, _t: f64, p: &AttitudePoint, out: &mut (Vector3<f64>, Vector3<f64>)) {
         let omega = self.angular_velocity(&p.1.0);
         *out = (p.0.rotate(&omega), p.1.0.cross(&omega));
@@ -441,6 +445,7 @@ impl LieVectorField<f64, AttitudePoint, (Vector3<f64>, Vector3<f64>)> for FreeRi
 
 /// `f(R, Π) = (RΩ, −Ω)` for [`AttitudeCoadjointAction`].
 impl LieVectorField<f64, (So3<f64>, Vector3<f64>), (Vector3<f64>, Vector3<f64>)> for FreeRigidBody {
+    #[inline]
     fn eval(&self, _t: f64, p: &(So3<f64>, Vector3<f64>), out: &mut (Vector3<f64>, Vector3<f64>)) {
         let omega = self.angular_velocity(&p.1);
         *out = (p.0.rotate(&omega), -omega);
@@ -449,6 +454,7 @@ impl LieVectorField<f64, (So3<f64>, Vector3<f64>), (Vector3<f64>, Vector3<f64>)>
 
 /// `f(R, π) = (ω, −ω × π)`, `ω = R I⁻¹ Rᵀ π`, for [`CotangentAction`].
 impl LieVectorField<f64, Se3<f64>, Vector6<f64>> for FreeRigidBody {
+    #[inline]
     fn eval(&self, _t: f64, p: &Se3<f64>, out: &mut Vector6<f64>) {
         let r = p.rotation();
         let pi = p.translation();
@@ -460,6 +466,7 @@ impl LieVectorField<f64, Se3<f64>, Vector6<f64>> for FreeRigidBody {
 
 /// `(Ṙ, Π̇)` flattened, for [`Ambient12Action`].
 impl LieVectorField<f64, Rn<f64, 12>, SVector<f64, 12>> for FreeRigidBody {
+    #[inline]
     fn eval(&self, _t: f64, p: &Rn<f64, 12>, out: &mut SVector<f64, 12>) {
         let (r, pi) = split12(&p.0);
         let (rd, pd) = self.ambient_rate(&r, &pi);
@@ -504,6 +511,7 @@ impl SphereField {
 }
 
 impl LieVectorField<f64, Sphere2<f64>, Vector3<f64>> for SphereField {
+    #[inline]
     fn eval(&self, _t: f64, m: &Sphere2<f64>, out: &mut Vector3<f64>) {
         *out = -self.body.angular_velocity(m.q()) * self.radius;
     }

@@ -3,7 +3,10 @@
 //! [`LieField`] of the double spherical pendulum under `PowerAction<TangentSphereAction, 2>`,
 //! and on S² (the free rigid body under `RotationAction`). Also: a neighbour-list gradient
 //! allocates nothing once the list is built (serial build; with the `rayon` feature the work
-//! runs on the pool's threads, which this per-thread counter does not see).
+//! runs on the pool's threads, which this per-thread counter does not see). On runtime-N
+//! points (`VecPowerAction`, N chosen at run time) the explicit RKMK and commutator-free
+//! engines move their stage points and write `dexp⁻¹` in place: one allocation per step, the
+//! returned point.
 
 use homogeneous::{PowerAction, RotationAction, Sphere2, TangentSphere2, TangentSphereAction};
 use models::{DoubleSphericalPendulum, LieField, SphereModel};
@@ -103,6 +106,48 @@ fn steps_on_s2_do_not_allocate() {
         let n = allocations() - before;
         assert_eq!(n, 0, "{}: {n} allocations in 199 steps", spec.id);
         assert!((y.q().norm() - 1.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn runtime_n_steps_allocate_only_the_returned_point() {
+    use homogeneous::VecPowerAction;
+    use models::NFoldPendulum;
+    type Act = VecPowerAction<TangentSphereAction>;
+    let action = Act::new(TangentSphereAction::new());
+    let (model, x0) = NFoldPendulum::convergence_experiment(3);
+    let field = LieField::new(model.system());
+    let y0 = x0.to_tangent_points();
+    let tol = Tolerance::new(1e-8, 1e-8).unwrap();
+    for id in [
+        "lie-euler",
+        "rkmk4",
+        "rkmk54",
+        "rkmk6",
+        "cf4",
+        "cf43",
+        "cg4",
+    ] {
+        let spec = schemes::methods::find(id).unwrap();
+        let mut stepper = spec.stepper::<Act>();
+        let with_tol = spec.embedded_order.map(|_| &tol);
+        let mut y = stepper
+            .step(&action, &field, 0.0, &y0, 0.01, with_tol)
+            .unwrap()
+            .y;
+        let before = allocations();
+        for i in 1..100 {
+            y = stepper
+                .step(&action, &field, 0.01 * f64::from(i), &y, 0.01, with_tol)
+                .unwrap()
+                .y;
+        }
+        let n = allocations() - before;
+        assert!(
+            n <= 99,
+            "{id}: {n} allocations in 99 steps (more than the returned points)"
+        );
+        assert!(y.iter().all(|p| (p.q().norm() - 1.0).abs() < 1e-12));
     }
 }
 

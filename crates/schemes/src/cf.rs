@@ -1,5 +1,6 @@
 //! The commutator-free / Crouch–Grossman engine.
 
+use crate::coeffs::combine;
 use crate::commutator_free::{Base, CommutatorFreeScheme, ExpProduct};
 use crate::error::SchemeError;
 use crate::point_map::{AmbientDistance, PointDistance};
@@ -10,11 +11,12 @@ use liegroup::scalar::{c, re};
 
 /// One stage (or update) of a commutator-free method in owned form: start from `base`
 /// (`None` = the step's initial point `y₀`, `Some(m)` = stage point `Y_m`) and apply the
-/// exponentials `exp(h Σⱼ αⱼ kⱼ)` in list order (the first listed acts first).
+/// exponentials `exp(h Σⱼ αⱼ kⱼ)` in list order (the first listed acts first). Each
+/// exponential keeps only its non-zero coefficients `(j, αⱼ)`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct CfStageData {
     pub base: Option<usize>,
-    pub exps: Vec<Vec<f64>>,
+    pub exps: Vec<Vec<(usize, f64)>>,
 }
 
 /// A commutator-free scheme in owned form.
@@ -52,6 +54,8 @@ pub struct CommutatorFree<A: Action, D = AmbientDistance> {
     k: Vec<Algebra<A>>,
     ys: Vec<A::Point>,
     v: Option<Algebra<A>>,
+    /// The embedded result `ŷ₁` (pairs only).
+    y_hat: Option<A::Point>,
     stats: StepStats,
 }
 
@@ -62,7 +66,17 @@ impl CfStageData {
                 Base::Start => None,
                 Base::Stage(m) => Some(m),
             },
-            exps: p.factors.iter().map(|r| r.to_vec()).collect(),
+            exps: p
+                .factors
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .enumerate()
+                        .filter(|&(_, &a)| a != 0.0)
+                        .map(|(j, &a)| (j, a))
+                        .collect()
+                })
+                .collect(),
         }
     }
 }
@@ -121,6 +135,7 @@ impl<A: Action, D> CommutatorFree<A, D> {
             k: Vec::new(),
             ys: Vec::new(),
             v: None,
+            y_hat: None,
             stats: StepStats::default(),
         }
     }
@@ -141,12 +156,15 @@ impl<A: Action, D> CommutatorFree<A, D> {
             k: self.k,
             ys: self.ys,
             v: self.v,
+            y_hat: self.y_hat,
             stats: self.stats,
         }
     }
 }
 
-/// Apply one stage description to its base point; `k[..upto]` are the stage derivatives known.
+/// Apply one stage description to its base point, writing the result into `out` (moved in
+/// place: no allocation for runtime-sized points once `out` has their size); `k[..upto]` are
+/// the stage derivatives known and `ys` the stage points before this one.
 #[allow(clippy::too_many_arguments)]
 fn apply_stage<A: Action>(
     action: &A,
@@ -157,22 +175,17 @@ fn apply_stage<A: Action>(
     ys: &[A::Point],
     v: &mut Algebra<A>,
     stats: &mut StepStats,
-) -> A::Point {
-    let mut p = match stage.base {
-        None => y0.clone(),
-        Some(m) => ys[m].clone(),
-    };
+    out: &mut A::Point,
+) {
+    match stage.base {
+        None => out.clone_from(y0),
+        Some(m) => out.clone_from(&ys[m]),
+    }
     for alpha in &stage.exps {
-        v.set_zero();
-        for (j, &a) in alpha.iter().enumerate().take(k.len()) {
-            if a != 0.0 {
-                v.add_scaled(h * c::<Scalar<A>>(a), &k[j]);
-            }
-        }
-        p = action.act_exp(v, &p);
+        combine(v, h, alpha, k);
+        action.act_exp_assign(v, out);
         stats.exps += 1;
     }
-    p
 }
 
 impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> {
@@ -214,6 +227,7 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
             k,
             ys,
             v,
+            y_hat,
             stats,
             ..
         } = self;
@@ -222,13 +236,15 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
         let s = if tol.is_some() { s } else { data.stages_main };
         for i in 0..s {
             let stage = &data.stages[i];
-            let yi = if stage.exps.is_empty() && stage.base.is_none() {
-                y.clone()
-            } else {
-                apply_stage(action, stage, y, h, &k[..i], ys, v, stats)
-            };
             let ti = t + h * c::<Scalar<A>>(data.c[i]);
-            f.eval(ti, &yi, &mut k[i]);
+            if stage.exps.is_empty() && stage.base.is_none() {
+                ys[i].clone_from(y); // a later stage may start from it
+                f.eval(ti, y, &mut k[i]);
+            } else {
+                let (before, rest) = ys.split_at_mut(i);
+                apply_stage(action, stage, y, h, &k[..i], before, v, stats, &mut rest[0]);
+                f.eval(ti, &rest[0], &mut k[i]);
+            }
             stats.f_evals += 1;
             if !k[i].all_finite() {
                 return Err(SchemeError::NonFinite {
@@ -236,13 +252,14 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
                     t: re(ti),
                 });
             }
-            ys[i] = yi;
         }
-        let y1 = apply_stage(action, &data.update, y, h, &k[..s], ys, v, stats);
+        let mut y1 = y.clone();
+        apply_stage(action, &data.update, y, h, &k[..s], ys, v, stats, &mut y1);
         let error = match (tol, &data.update_hat) {
             (Some(tol), Some(hat)) => {
-                let y1_hat = apply_stage(action, hat, y, h, k, ys, v, stats);
-                Some(distance.scaled_error(y, &y1, &y1_hat, tol))
+                let y1_hat = y_hat.get_or_insert_with(|| y.clone());
+                apply_stage(action, hat, y, h, k, ys, v, stats, y1_hat);
+                Some(distance.scaled_error(y, &y1, y1_hat, tol))
             }
             _ => None,
         };

@@ -73,3 +73,23 @@ impl Coeffs {
         (0..self.s).all(|i| (i..self.s).all(|j| self.a(i, j) == 0.0))
     }
 }
+
+/// `out ← h Σ aⱼ ks[j]` over the non-zero terms `(j, aⱼ)` (zero for an empty list); the first
+/// term is written, not added to a zeroed buffer.
+#[inline]
+pub(crate) fn combine<V: liegroup::VectorSpace>(
+    out: &mut V,
+    h: V::Scalar,
+    terms: &[(usize, f64)],
+    ks: &[V],
+) {
+    match terms.split_first() {
+        None => out.set_zero(),
+        Some((&(j, a), rest)) => {
+            out.set_scaled(h * c::<V::Scalar>(a), &ks[j]);
+            for &(j, a) in rest {
+                out.add_scaled(h * c::<V::Scalar>(a), &ks[j]);
+            }
+        }
+    }
+}

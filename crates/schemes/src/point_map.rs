@@ -13,12 +13,21 @@ use liegroup::{Cayley, CayleyGroup, CoordinateMap, Exp, LieGroup, VectorSpace};
 pub trait PointMap<A: Action>: CoordinateMap<A::Group> {
     /// `ψ(u)·p`.
     fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point;
+    /// `p ← ψ(u)·p` (default: [`apply`](Self::apply) and assign; [`Exp`] moves the point in
+    /// place through [`Action::act_exp_assign`], without allocating for runtime-sized points).
+    fn apply_assign(&self, action: &A, u: &Algebra<A>, p: &mut A::Point) {
+        *p = self.apply(action, u, p);
+    }
 }
 
 impl<A: Action> PointMap<A> for Exp {
     #[inline]
     fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point {
         action.act_exp(u, p)
+    }
+    #[inline]
+    fn apply_assign(&self, action: &A, u: &Algebra<A>, p: &mut A::Point) {
+        action.act_exp_assign(u, p);
     }
 }
 

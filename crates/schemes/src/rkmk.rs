@@ -1,6 +1,6 @@
 //! Runge–Kutta–Munthe-Kaas methods: any Butcher tableau, any coordinate map.
 
-use crate::coeffs::Coeffs;
+use crate::coeffs::{Coeffs, combine};
 use crate::error::SchemeError;
 use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
@@ -36,6 +36,10 @@ use liegroup::{CoordinateMap, Exp, VectorSpace};
 #[derive(Clone, Debug)]
 pub struct Rkmk<A: Action, M = Exp> {
     coeffs: Coeffs,
+    /// The non-zero `(j, a_ij)` of each row of `A` (explicit part, `j < i`).
+    rows: Vec<Vec<(usize, f64)>>,
+    /// The non-zero `(i, bᵢ)`.
+    weights: Vec<(usize, f64)>,
     map: M,
     name: String,
     kt: Vec<Algebra<A>>,
@@ -43,6 +47,8 @@ pub struct Rkmk<A: Action, M = Exp> {
     k: Option<Algebra<A>>,
     sigma: Option<Algebra<A>>,
     sigma_hat: Option<Algebra<A>>,
+    /// The stage point `Yᵢ = ψ(uᵢ)·y₀`, moved in place (no allocation for runtime-N points).
+    stage: Option<A::Point>,
     scratch: Vec<Scalar<A>>,
     /// The last row of `A` equals `b`: the last stage point is `y₁`.
     last_stage_is_update: bool,
@@ -107,8 +113,22 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         let last_stage_is_update = s > 1
             && (0..s).all(|j| coeffs.a(s - 1, j) == coeffs.b[j])
             && coeffs.b.iter().any(|&b| b != 0.0);
+        let rows = (0..s)
+            .map(|i| {
+                (0..i)
+                    .filter(|&j| coeffs.a(i, j) != 0.0)
+                    .map(|j| (j, coeffs.a(i, j)))
+                    .collect()
+            })
+            .collect();
+        let weights = (0..s)
+            .filter(|&i| coeffs.b[i] != 0.0)
+            .map(|i| (i, coeffs.b[i]))
+            .collect();
         Ok(Self {
             last_stage_is_update,
+            rows,
+            weights,
             coeffs,
             map,
             name,
@@ -117,6 +137,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
             k: None,
             sigma: None,
             sigma_hat: None,
+            stage: None,
             scratch: Vec::new(),
             last_h: 0.0,
             stats: StepStats::default(),
@@ -132,6 +153,9 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
             self.k = Some(z.clone());
             self.sigma = Some(z.clone());
             self.sigma_hat = Some(z);
+        }
+        if self.stage.is_none() {
+            self.stage = Some(y.clone());
         }
     }
 }
@@ -167,35 +191,28 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
         }
         self.ensure_buffers(action, y);
         let s = self.coeffs.s;
-        let (Some(u), Some(k), Some(sigma), Some(sigma_hat)) = (
+        let (Some(u), Some(k), Some(sigma), Some(sigma_hat), Some(yi)) = (
             self.u.as_mut(),
             self.k.as_mut(),
             self.sigma.as_mut(),
             self.sigma_hat.as_mut(),
+            self.stage.as_mut(),
         ) else {
             unreachable!("buffers allocated above")
         };
-        let mut last_point = None;
-        for i in 0..s {
-            u.set_zero();
-            let mut zero_row = true;
-            for j in 0..i {
-                let a = self.coeffs.a(i, j);
-                if a != 0.0 {
-                    zero_row = false;
-                    u.add_scaled(h * c::<Scalar<A>>(a), &self.kt[j]);
-                }
-            }
+        let mut last_is_y1 = false;
+        for (i, row) in self.rows.iter().enumerate() {
+            let zero_row = row.is_empty();
+            combine(u, h, row, &self.kt);
             let ti = t + h * c::<Scalar<A>>(self.coeffs.c[i]);
             if zero_row {
                 f.eval(ti, y, k);
             } else {
-                let yi = self.map.apply(action, u, y);
+                yi.clone_from(y);
+                self.map.apply_assign(action, u, yi);
                 self.stats.exps += 1;
-                f.eval(ti, &yi, k);
-                if i + 1 == s && self.last_stage_is_update {
-                    last_point = Some(yi);
-                }
+                f.eval(ti, yi, k);
+                last_is_y1 = i + 1 == s && self.last_stage_is_update;
             }
             self.stats.f_evals += 1;
             if !k.all_finite() {
@@ -207,16 +224,10 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             if zero_row {
                 self.kt[i].clone_from(k);
             } else {
-                self.kt[i] = self.map.dinv(u, k);
+                self.map.dinv_into(u, k, &mut self.kt[i]);
             }
         }
-        sigma.set_zero();
-        for i in 0..s {
-            let b = self.coeffs.b[i];
-            if b != 0.0 {
-                sigma.add_scaled(h * c::<Scalar<A>>(b), &self.kt[i]);
-            }
-        }
+        combine(sigma, h, &self.weights, &self.kt);
         let error = match (tol, &self.coeffs.b_hat) {
             (Some(tol), Some(b_hat)) => {
                 sigma_hat.set_zero();
@@ -239,11 +250,13 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             }
             _ => None,
         };
-        let y1 = if let Some(p) = last_point {
-            p // ψ(u_s)·y₀ with u_s = σ bitwise (FSAL row)
+        let y1 = if last_is_y1 {
+            yi.clone() // ψ(u_s)·y₀ with u_s = σ bitwise (FSAL row)
         } else {
             self.stats.exps += 1;
-            self.map.apply(action, sigma, y)
+            let mut y1 = y.clone();
+            self.map.apply_assign(action, sigma, &mut y1);
+            y1
         };
         self.last_h = re(h);
         Ok(StepOutput { y: y1, error })

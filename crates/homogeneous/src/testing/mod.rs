@@ -10,7 +10,7 @@
 //! | `ValidSample` | `p` is on the manifold | `constraint_error(p)` |
 //! | `Identity` | `e · p = p` | `dist(p, e·p)` |
 //! | `Compatibility` | `g · (h · p) = (g h) · p` | `dist((gh)·p, g·(h·p))` |
-//! | `ActExp` | `act_exp(ξ, p) = exp(ξ) · p` | `dist(exp(ξ)·p, act_exp(ξ, p))` |
+//! | `ActExp` | `act_exp(ξ, p) = exp(ξ) · p`, and `act_exp_assign` agrees | `dist(exp(ξ)·p, act_exp(ξ, p))`, `dist(act_exp(ξ, p), p after act_exp_assign(ξ, p))` |
 //! | `OnManifold` | outputs stay on the manifold | `constraint_error` of `g·p`, `g·(h·p)`, `act_exp(ξ, p)` |
 //! | `Finite` | outputs are finite | `point_is_finite` |
 //! | `GeneratorFiniteDifference` | `ξ_M(p) = d/dt exp(tξ)·p \|₀` | central difference, step `10⁻⁵/max(1, ‖ξ‖∞)` |
@@ -428,6 +428,14 @@ pub fn check_action<A: Observable>(
             Law::ActExp,
             i,
             distance(action, &exp_p, &act_exp_p),
+            tol.laws,
+        )?;
+        let mut assigned = p.clone();
+        action.act_exp_assign(&s.xi, &mut assigned);
+        t.record(
+            Law::ActExp,
+            i,
+            distance(action, &act_exp_p, &assigned),
             tol.laws,
         )?;
 

@@ -150,6 +150,20 @@ pub fn check_group<G: LieGroup>(samples: &SampleSet<G>) -> Result<KitReport, Kit
         })?;
     }
 
+    // The in-place left translate by an exponential.
+    for i in 0..n {
+        let ((lg, g, mg), (lx, x, nx)) = (el(i), al(i));
+        let ex = G::exp(x);
+        let mut h = g.clone();
+        h.exp_left_mul_assign(x);
+        rep.record(
+            Law::ExpLeftMul,
+            dist(&h, &ex.compose(g)),
+            tol.round_off(magnitude(&ex) * mg * (1.0 + nx)),
+            || format!("g = {}, ξ = {}", show(lg, g), show(lx, x)),
+        )?;
+    }
+
     // log∘exp inside the radius.
     for (lx, x) in samples.algebra_within(samples.log_exp_radius) {
         let gx = G::exp(x);

@@ -17,6 +17,9 @@ pub enum Law {
     Associativity,
     /// `d(exp(log g), g)` on every group sample; scale `m(g)² (1 + |log g|)`.
     ExpLog,
+    /// `d(g', exp(ξ)·g)` with `g'` from [`LieGroup::exp_left_mul_assign`](crate::LieGroup::exp_left_mul_assign); scale
+    /// `m(exp ξ) m(g) (1 + |ξ|)`.
+    ExpLeftMul,
     /// `|log(exp ξ) − ξ|` for algebra samples with `|ξ| ≤` the log–exp radius; scale
     /// `m(exp ξ) (1 + |ξ|)`.
     LogExp,
@@ -89,6 +92,7 @@ impl Law {
             Law::Inverse => "inverse",
             Law::Associativity => "associativity",
             Law::ExpLog => "exp∘log = id",
+            Law::ExpLeftMul => "in-place exp(ξ)·g = exp(ξ)·g",
             Law::LogExp => "log∘exp = id",
             Law::AdjointHomomorphism => "Ad homomorphism",
             Law::AdjointConjugation => "Ad = conjugation",
