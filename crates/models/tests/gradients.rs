@@ -544,4 +544,51 @@ fn hessian_vector_products() {
     let lj = LennardJones::new(vec![1.0; 15], 0.3, 0.3, Some(1.2)).unwrap();
     let q = spread_points(&mut rng, 15, 0.25);
     hv_check("Lennard-Jones", lj.system().potential(), &q, &mut rng);
+    // Without a cut-off the potential visits the unswitched term.
+    let lj = LennardJones::new(vec![1.0; 15], 0.3, 0.3, None).unwrap();
+    hv_check(
+        "Lennard-Jones, no cut-off",
+        lj.system().potential(),
+        &q,
+        &mut rng,
+    );
+}
+
+/// The Lennard-Jones pair term at any length scale: `φ(σ²) = 0`, the minimum `φ = −ε` with
+/// `φ′ = 0` at `r² = 2^{1/3}σ²`, and `φ(4σ²) = 4ε(2⁻¹² − 2⁻⁶)`, by num-dual (`radial_gradient`)
+/// and by hand (`value_and_derivative`), for `σ` from 10⁻⁴⁰ to 10⁴⁰ (the term never forms `σ¹²`,
+/// which would underflow or overflow).
+#[test]
+fn lennard_jones_term_at_any_scale() {
+    use models::models::LennardJonesTerm;
+    use models::potential::radial_gradient;
+    for sigma in [1e-40, 1e-8, 0.13, 1.0, 1e8, 1e40] {
+        for eps in [0.01, 1.0, 1e3] {
+            let term = LennardJonesTerm::new(eps, sigma, None);
+            let s2 = sigma * sigma;
+            let r2_min = 2f64.cbrt() * s2;
+            let far = 4.0 * eps * (2f64.powi(-12) - 2f64.powi(-6));
+            for (r2, v_exact) in [(s2, 0.0), (r2_min, -eps), (4.0 * s2, far)] {
+                let (v_ad, d_ad) = radial_gradient(&term, r2);
+                let (v_hand, d_hand) = term.value_and_derivative(r2);
+                for v in [v_ad, v_hand] {
+                    assert!(
+                        (v - v_exact).abs() <= 1e-13 * eps,
+                        "σ = {sigma:e}, ε = {eps}, r² = {r2:e}: φ = {v:e}, expected {v_exact:e}"
+                    );
+                }
+                // φ′ in units of ε/σ² (φ′(σ²) = 4ε(3 − 6)/σ² = −12ε/σ²).
+                assert!((d_ad - d_hand).abs() <= 1e-13 * eps / s2);
+                if r2 == r2_min {
+                    assert!(
+                        d_ad.abs() <= 1e-13 * eps / s2,
+                        "φ′ at the minimum: {d_ad:e}"
+                    );
+                }
+                if r2 == s2 {
+                    assert!((d_ad * s2 / eps + 12.0).abs() <= 1e-13);
+                }
+            }
+        }
+    }
 }

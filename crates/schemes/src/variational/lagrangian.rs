@@ -46,7 +46,11 @@ pub trait SphereLagrangian {
     fn inertia(&self, i: usize, j: usize) -> f64;
 
     /// `true` when `Mᵢⱼ = 0` for `i ≠ j` (the bodies are coupled through the potential only, and
-    /// the discrete equations are explicit, [LLM09, Cor. 3]). The default checks every entry.
+    /// the discrete equations are explicit, [LLM09, Cor. 3]). The default checks every entry
+    /// (`n²` calls of [`inertia`](Self::inertia)); override it when the answer is known.
+    ///
+    /// [`SphereVariational`](crate::variational::SphereVariational) trusts a `true`: it then
+    /// reads only the diagonal entries and never forms the `n × n` matrix.
     fn has_diagonal_inertia(&self) -> bool {
         let n = self.bodies();
         (0..n).all(|i| (0..n).all(|j| i == j || self.inertia(i, j) == 0.0))

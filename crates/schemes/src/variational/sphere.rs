@@ -127,8 +127,15 @@ impl Default for VariationalOptions {
 ///
 /// # Cost and memory
 /// One gradient of `V` per step (the gradient at the end of a step is reused by the next step
-/// when it starts from the same configuration). Non-diagonal `M`: per Newton iteration one
-/// `3n × 3n` LU solve, typically 3–4 iterations, and one more `3n × 3n` solve for (3.12).
+/// when it starts from the same configuration). When the Lagrangian reports diagonal inertia
+/// ([`SphereLagrangian::has_diagonal_inertia`]), only the `Mᵢᵢ` are read and stored: no `n × n`
+/// matrix is formed, construction costs `O(n)`, and a step costs `O(n)` beyond the gradient
+/// (the sums over `j` of (3.10) and (3.12) reduce to the `j = i` term). Otherwise `M` is stored
+/// densely (`n²` entries; its positive definiteness is checked by a Cholesky factorization,
+/// `O(n³)`, at construction) and the sums over `j` cost `O(n²)` per step; a dense `M` that turns
+/// out diagonal still takes the closed form (3.17)–(3.18), the same map. Non-diagonal `M`: per
+/// Newton iteration one `3n × 3n` LU solve, typically 3–4 iterations, and one more `3n × 3n`
+/// solve for (3.12).
 /// Buffers are allocated on the first step (sized by the problem) and reused:
 /// [`step_slices`](Self::step_slices) in `f64` does not allocate (the [`Stepper`] impls return
 /// new points, a `Vec` for `VecPowerAction`). Work counters ([`Stepper::stats`]): `f_evals`
@@ -186,8 +193,14 @@ pub struct SphereVariational<L, T: VariationalScalar = f64> {
     options: VariationalOptions,
     name: String,
     n: usize,
-    /// `M`, row-major.
+    /// `M`, row-major (`n × n`) on the dense path; empty on the diagonal fast path.
     m: Vec<f64>,
+    /// The diagonal `Mᵢᵢ` (both paths).
+    masses: Vec<f64>,
+    /// `true` when `M` is stored densely (the Lagrangian did not report diagonal inertia): the
+    /// sums over `j` of (3.10) and (3.12) then run over all `n²` entries.
+    dense: bool,
+    /// `M` is diagonal: the closed form (3.17)–(3.18) applies.
     diagonal: bool,
     work: Work<T>,
     stats: StepStats,
@@ -271,7 +284,11 @@ fn max_magnitude<T: VariationalScalar>(v: &[Vector3<T>]) -> f64 {
 }
 
 fn all_finite<T: VariationalScalar>(v: &[Vector3<T>]) -> bool {
-    v.iter().flat_map(|x| x.iter()).all(|a| a.is_finite())
+    // A branch-free fold without early exit (this runs several times per step over every
+    // body; a flat_map/all chain cost several times more).
+    v.iter().fold(true, |ok, x| {
+        ok & x.x.is_finite() & x.y.is_finite() & x.z.is_finite()
+    })
 }
 
 /// `Δ = a × q − |a|²/(1 + √(1 − |a|²)) q`, the increment of the closed-form root (3.17), or
@@ -288,6 +305,38 @@ fn closed_form_increment<T: VariationalScalar>(
     }
     let root = (T::one() - a2).sqrt();
     Some(a.cross(q) - q * (a2 / (T::one() + root)))
+}
+
+/// `M` of a Lagrangian as a dense row-major `n × n` matrix, checked finite, symmetric (then
+/// symmetrized exactly) and positive definite; the reason of a failure otherwise.
+fn dense_inertia<L: SphereLagrangian>(lagrangian: &L, n: usize) -> Result<Vec<f64>, String> {
+    let mut m = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let v = lagrangian.inertia(i, j);
+            if !v.is_finite() {
+                return Err(format!("inertia M[{i}][{j}] = {v} is not finite"));
+            }
+            m[i * n + j] = v;
+        }
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b) = (m[i * n + j], m[j * n + i]);
+            if (a - b).abs() > 16.0 * f64::EPSILON * a.abs().max(b.abs()) {
+                return Err(format!(
+                    "inertia matrix not symmetric: M[{i}][{j}] = {a}, M[{j}][{i}] = {b}"
+                ));
+            }
+            let s = 0.5 * (a + b);
+            m[i * n + j] = s;
+            m[j * n + i] = s;
+        }
+    }
+    if !is_positive_definite(&m, n) {
+        return Err("inertia matrix not positive definite".into());
+    }
+    Ok(m)
 }
 
 impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
@@ -307,33 +356,29 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
         if n == 0 {
             return Err(bad("it has no bodies".into()));
         }
-        let mut m = vec![0.0; n * n];
-        for i in 0..n {
-            for j in 0..n {
-                let v = lagrangian.inertia(i, j);
+        let (m, masses, dense, diagonal) = if lagrangian.has_diagonal_inertia() {
+            // The fast path: only the Mᵢᵢ are read and stored (O(n), no n × n matrix); a
+            // diagonal matrix is positive definite iff its entries are positive.
+            let mut masses = Vec::with_capacity(n);
+            for i in 0..n {
+                let v = lagrangian.inertia(i, i);
                 if !v.is_finite() {
-                    return Err(bad(format!("inertia M[{i}][{j}] = {v} is not finite")));
+                    return Err(bad(format!("inertia M[{i}][{i}] = {v} is not finite")));
                 }
-                m[i * n + j] = v;
-            }
-        }
-        for i in 0..n {
-            for j in i + 1..n {
-                let (a, b) = (m[i * n + j], m[j * n + i]);
-                if (a - b).abs() > 16.0 * f64::EPSILON * a.abs().max(b.abs()) {
+                if v <= 0.0 {
                     return Err(bad(format!(
-                        "inertia matrix not symmetric: M[{i}][{j}] = {a}, M[{j}][{i}] = {b}"
+                        "inertia matrix not positive definite: M[{i}][{i}] = {v}"
                     )));
                 }
-                let s = 0.5 * (a + b);
-                m[i * n + j] = s;
-                m[j * n + i] = s;
+                masses.push(v);
             }
-        }
-        if !is_positive_definite(&m, n) {
-            return Err(bad("inertia matrix not positive definite".into()));
-        }
-        let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || m[i * n + j] == 0.0));
+            (Vec::new(), masses, false, true)
+        } else {
+            let m = dense_inertia(&lagrangian, n).map_err(bad)?;
+            let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || m[i * n + j] == 0.0));
+            let masses = (0..n).map(|i| m[i * n + i]).collect();
+            (m, masses, true, diagonal)
+        };
         if form == VariationalForm::Explicit && !diagonal {
             return Err(bad(
                 "the explicit form (3.17)–(3.18) needs a diagonal inertia matrix; use the implicit form"
@@ -351,6 +396,8 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
             name: name.into(),
             n,
             m,
+            masses,
+            dense,
             diagonal,
             work: Work::new(),
             stats: StepStats::default(),
@@ -465,11 +512,6 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
         }
     }
 
-    #[inline]
-    fn mij(&self, i: usize, j: usize) -> f64 {
-        self.m[i * self.n + j]
-    }
-
     /// Validate `(q0, w0)` and `h`.
     fn validate(&self, t: f64, h: T) -> Result<(), SchemeError> {
         let hr = re(h);
@@ -480,27 +522,47 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
         if !(all_finite(&w.q0) && all_finite(&w.w0)) {
             return Err(SchemeError::NonFinite { what: "state", t });
         }
-        for (i, (q, om)) in w.q0.iter().zip(&w.w0).enumerate() {
-            let dev = (re(q.norm()) - 1.0).abs();
-            if dev > SPHERE_TOLERANCE {
-                return Err(SchemeError::NotOnManifold {
-                    what: "||q| − 1|",
-                    index: i,
-                    deviation: dev,
-                    tolerance: SPHERE_TOLERANCE,
-                });
-            }
-            // Relative to max(1, |ω|): a small ω made of cancelling parts keeps an absolute
-            // round-off in q·ω (only ω × q enters the method, so the normal part is harmless).
-            let wn = re(om.norm()).max(1.0);
-            let dot = re(q.dot(om)).abs();
-            if dot > TANGENCY_TOLERANCE * wn {
-                return Err(SchemeError::NotOnManifold {
-                    what: "|q·ω|/max(1, |ω|)",
-                    index: i,
-                    deviation: dot / wn,
-                    tolerance: TANGENCY_TOLERANCE,
-                });
+        // The checks compare squares (no square root per body): `||q| − 1| ≤ tol` is
+        // `(1 − tol)² ≤ |q|² ≤ (1 + tol)²`, and `|q·ω| ≤ tol·max(1, |ω|)` is
+        // `(q·ω)² ≤ tol²·max(1, |ω|²)`. The deviations are computed for the report only.
+        let (lo, hi) = (
+            (1.0 - SPHERE_TOLERANCE).powi(2),
+            (1.0 + SPHERE_TOLERANCE).powi(2),
+        );
+        let tol2 = TANGENCY_TOLERANCE * TANGENCY_TOLERANCE;
+        let bad = |q: &Vector3<T>, om: &Vector3<T>| {
+            let qq = re(q.norm_squared());
+            let dot = re(q.dot(om));
+            !(lo..=hi).contains(&qq) | (dot * dot > tol2 * re(om.norm_squared()).max(1.0))
+        };
+        if w.q0
+            .iter()
+            .zip(&w.w0)
+            .fold(false, |any, (q, om)| any | bad(q, om))
+        {
+            for (i, (q, om)) in w.q0.iter().zip(&w.w0).enumerate() {
+                let dev = (re(q.norm()) - 1.0).abs();
+                if dev > SPHERE_TOLERANCE {
+                    return Err(SchemeError::NotOnManifold {
+                        what: "||q| − 1|",
+                        index: i,
+                        deviation: dev,
+                        tolerance: SPHERE_TOLERANCE,
+                    });
+                }
+                // Relative to max(1, |ω|): a small ω made of cancelling parts keeps an absolute
+                // round-off in q·ω (only ω × q enters the method, so the normal part is
+                // harmless).
+                let wn = re(om.norm()).max(1.0);
+                let dot = re(q.dot(om)).abs();
+                if dot > TANGENCY_TOLERANCE * wn {
+                    return Err(SchemeError::NotOnManifold {
+                        what: "|q·ω|/max(1, |ω|)",
+                        index: i,
+                        deviation: dot / wn,
+                        tolerance: TANGENCY_TOLERANCE,
+                    });
+                }
             }
         }
         Ok(())
@@ -526,24 +588,40 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
         // dᵢ = qᵢ × (h πᵢ − (h²/2) ∂V/∂qᵢ), πᵢ = Σⱼ Mᵢⱼ (ωⱼ × qⱼ).
         let half = c::<T>(0.5);
         let half_h2 = h * h * half;
-        for i in 0..n {
-            let mut pi = Vector3::zeros();
-            for j in 0..n {
-                let mij = self.mij(i, j);
-                if mij != 0.0 {
-                    pi += self.work.w0[j].cross(&self.work.q0[j]) * c::<T>(mij);
+        let w = &mut self.work;
+        if self.dense {
+            for i in 0..n {
+                let mut pi = Vector3::zeros();
+                for j in 0..n {
+                    let mij = self.m[i * n + j];
+                    if mij != 0.0 {
+                        pi += w.w0[j].cross(&w.q0[j]) * c::<T>(mij);
+                    }
                 }
+                let wi = pi * h - w.grad0[i] * half_h2;
+                w.d[i] = w.q0[i].cross(&wi);
             }
-            let wi = pi * h - self.work.grad0[i] * half_h2;
-            self.work.d[i] = self.work.q0[i].cross(&wi);
+        } else {
+            // Diagonal fast path: πᵢ = Mᵢᵢ ωᵢ × qᵢ (zipped slices: no bounds checks).
+            for ((((d, q), om), g), &m) in (w.d.iter_mut().zip(&w.q0))
+                .zip(&w.w0)
+                .zip(&w.grad0)
+                .zip(&self.masses)
+            {
+                let pi = om.cross(q) * c::<T>(m);
+                *d = q.cross(&(pi * h - g * half_h2));
+            }
         }
         // The increments Δᵢ = Fᵢqᵢ − qᵢ.
         if self.diagonal {
-            for i in 0..n {
-                let qq = self.work.q0[i].norm_squared();
-                let a = self.work.d[i] / (c::<T>(self.mij(i, i)) * qq);
-                match closed_form_increment(&a, &self.work.q0[i]) {
-                    Some(d) => self.work.delta[i] = d,
+            for (i, (((delta, d), q), &m)) in (w.delta.iter_mut().zip(&w.d))
+                .zip(&w.q0)
+                .zip(&self.masses)
+                .enumerate()
+            {
+                let a = d / (c::<T>(m) * q.norm_squared());
+                match closed_form_increment(&a, q) {
+                    Some(x) => *delta = x,
                     None => {
                         return Err(SchemeError::StepTooLarge {
                             t,
@@ -565,8 +643,8 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
         // qᵢ′ = qᵢ + Δᵢ; ∂V/∂q at q′.
         {
             let w = &mut self.work;
-            for i in 0..n {
-                w.q1[i] = w.q0[i] + w.delta[i];
+            for ((q1, q0), delta) in w.q1.iter_mut().zip(&w.q0).zip(&w.delta) {
+                *q1 = q0 + delta;
             }
             T::potential_gradient(&self.lagrangian, &w.q1, &mut w.grad1);
             self.stats.f_evals += 1;
@@ -580,24 +658,37 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
         // (3.12): A(q′) ω′ = r, rᵢ = qᵢ′ × ((1/h) Σⱼ Mᵢⱼ Δⱼ − (h/2) ∂V/∂qᵢ(q′)).
         let inv_h = T::one() / h;
         let half_h = h * half;
-        for i in 0..n {
-            let mut s = Vector3::zeros();
-            for j in 0..n {
-                let mij = self.mij(i, j);
-                if mij != 0.0 {
-                    s += self.work.delta[j] * c::<T>(mij);
-                }
-            }
-            let r = self.work.q1[i].cross(&(s * inv_h - self.work.grad1[i] * half_h));
-            self.work.w1[i] = r;
-        }
-        if self.diagonal {
+        if self.dense {
+            let w = &mut self.work;
             for i in 0..n {
-                let mii = c::<T>(self.mij(i, i)) * self.work.q1[i].norm_squared();
-                self.work.w1[i] /= mii;
+                let mut s = Vector3::zeros();
+                for j in 0..n {
+                    let mij = self.m[i * n + j];
+                    if mij != 0.0 {
+                        s += w.delta[j] * c::<T>(mij);
+                    }
+                }
+                w.w1[i] = w.q1[i].cross(&(s * inv_h - w.grad1[i] * half_h));
+            }
+            if self.diagonal {
+                for (w1, (q1, &m)) in w.w1.iter_mut().zip(w.q1.iter().zip(&self.masses)) {
+                    *w1 /= c::<T>(m) * q1.norm_squared();
+                }
+            } else {
+                self.solve_omega(t)?;
             }
         } else {
-            self.solve_omega(t)?;
+            // Diagonal fast path: ωᵢ′ = rᵢ/(Mᵢᵢ|qᵢ′|²), rᵢ = qᵢ′ × (Mᵢᵢ Δᵢ/h − (h/2) ∂V/∂qᵢ(q′)).
+            let w = &mut self.work;
+            for ((((w1, q1), delta), g), &m) in (w.w1.iter_mut().zip(&w.q1))
+                .zip(&w.delta)
+                .zip(&w.grad1)
+                .zip(&self.masses)
+            {
+                let mm = c::<T>(m);
+                let r = q1.cross(&(delta * mm * inv_h - g * half_h));
+                *w1 = r / (mm * q1.norm_squared());
+            }
         }
         if !(all_finite(&self.work.q1) && all_finite(&self.work.w1)) {
             return Err(SchemeError::NonFinite { what: "state", t });
@@ -952,6 +1043,135 @@ mod tests {
             g[1] = Vector3::new(0.0, 0.0, 1.0) + q[0] * (1.6 * a) + q[2] * (1.5 * b * b);
             g[2] = Vector3::new(0.0, 0.0, -1.0) + q[1] * (1.5 * b * b);
         }
+    }
+
+    /// Four spheres with diagonal inertia `diag(1, 2.5, 0.7, 1.3)`, coupled through the potential
+    /// `V = Σᵢ kᵢ e₃·qᵢ + c Σ_{i<j} (qᵢ·qⱼ)²`; `dense` makes it deny having diagonal inertia, so
+    /// that the integrator takes the dense path with the same matrix.
+    struct DiagonalCoupled {
+        dense: bool,
+    }
+    const MASSES: [f64; 4] = [1.0, 2.5, 0.7, 1.3];
+    const HEIGHTS: [f64; 4] = [2.0, -1.0, 0.5, 1.5];
+    const COUPLING: f64 = 0.8;
+    impl SphereLagrangian for DiagonalCoupled {
+        fn bodies(&self) -> usize {
+            4
+        }
+        fn inertia(&self, i: usize, j: usize) -> f64 {
+            if i == j { MASSES[i] } else { 0.0 }
+        }
+        fn has_diagonal_inertia(&self) -> bool {
+            !self.dense
+        }
+        fn potential(&self, q: &[Vector3<f64>]) -> f64 {
+            let mut v = 0.0;
+            for i in 0..4 {
+                v += HEIGHTS[i] * q[i].z;
+                for j in i + 1..4 {
+                    v += COUPLING * q[i].dot(&q[j]).powi(2);
+                }
+            }
+            v
+        }
+        fn potential_gradient(&self, q: &[Vector3<f64>], g: &mut [Vector3<f64>]) {
+            // ∂V/∂qᵢ = kᵢ e₃ + 2c Σ_{j≠i} (qᵢ·qⱼ) qⱼ.
+            for i in 0..4 {
+                g[i] = Vector3::new(0.0, 0.0, HEIGHTS[i]);
+                for j in 0..4 {
+                    if j != i {
+                        g[i] += q[j] * (2.0 * COUPLING * q[i].dot(&q[j]));
+                    }
+                }
+            }
+        }
+    }
+
+    fn state4() -> (Vec<Vector3<f64>>, Vec<Vector3<f64>>) {
+        let (mut q, mut w) = state();
+        let q3 = Vector3::new(-0.4, -0.6, 0.7).normalize();
+        let w3 = Vector3::new(0.2, 1.1, -0.5);
+        q.push(q3);
+        w.push(w3 - q3 * q3.dot(&w3));
+        (q, w)
+    }
+
+    #[test]
+    fn diagonal_fast_path_stores_no_matrix_and_matches_the_dense_path() {
+        let mut fast =
+            SphereVariational::<_, f64>::explicit(DiagonalCoupled { dense: false }).unwrap();
+        let mut dense =
+            SphereVariational::<_, f64>::explicit(DiagonalCoupled { dense: true }).unwrap();
+        assert!(!fast.dense && fast.m.is_empty() && fast.diagonal);
+        assert!(dense.dense && dense.m.len() == 16 && dense.diagonal);
+        assert_eq!(fast.masses, MASSES.to_vec());
+        assert_eq!(dense.masses, MASSES.to_vec());
+        let (q0, w0) = state4();
+        let (mut qa, mut wa) = (q0.clone(), w0.clone());
+        let (mut qb, mut wb) = (q0, w0);
+        let z = vec![Vector3::zeros(); 4];
+        let (mut qa1, mut wa1, mut qb1, mut wb1) = (z.clone(), z.clone(), z.clone(), z);
+        let mut worst: f64 = 0.0;
+        for _ in 0..200 {
+            fast.step_slices(0.0, &qa, &wa, 0.05, &mut qa1, &mut wa1)
+                .unwrap();
+            dense
+                .step_slices(0.0, &qb, &wb, 0.05, &mut qb1, &mut wb1)
+                .unwrap();
+            for i in 0..4 {
+                worst = worst
+                    .max((qa1[i] - qb1[i]).amax())
+                    .max((wa1[i] - wb1[i]).amax());
+            }
+            core::mem::swap(&mut qa, &mut qa1);
+            core::mem::swap(&mut wa, &mut wa1);
+            core::mem::swap(&mut qb, &mut qb1);
+            core::mem::swap(&mut wb, &mut wb1);
+        }
+        // The same arithmetic (the dense sums over j add zeros only): equal to the last bit.
+        assert_eq!(worst, 0.0);
+        // One gradient per step after the first (the gradient at q′ is reused).
+        assert_eq!(fast.stats.f_evals, 201);
+        // The state moved (the comparison is not vacuous).
+        let (q0, _) = state4();
+        assert!((qa[0] - q0[0]).norm() > 0.1);
+    }
+
+    #[test]
+    fn diagonal_fast_path_rejects_bad_masses() {
+        struct Masses([f64; 2]);
+        impl SphereLagrangian for Masses {
+            fn bodies(&self) -> usize {
+                2
+            }
+            fn inertia(&self, i: usize, j: usize) -> f64 {
+                if i == j { self.0[i] } else { 0.0 }
+            }
+            fn has_diagonal_inertia(&self) -> bool {
+                true
+            }
+            fn potential(&self, _: &[Vector3<f64>]) -> f64 {
+                0.0
+            }
+            fn potential_gradient(&self, _: &[Vector3<f64>], g: &mut [Vector3<f64>]) {
+                g.iter_mut().for_each(|x| *x = Vector3::zeros());
+            }
+        }
+        for (m, what) in [
+            ([1.0, 0.0], "not positive definite: M[1][1] = 0"),
+            ([-2.0, 1.0], "not positive definite: M[0][0] = -2"),
+            ([1.0, f64::NAN], "M[1][1] = NaN is not finite"),
+            ([f64::INFINITY, 1.0], "M[0][0] = inf is not finite"),
+        ] {
+            match SphereVariational::<_, f64>::explicit(Masses(m)) {
+                Err(SchemeError::InvalidOption { reason, .. }) => {
+                    assert!(reason.contains(what), "{m:?}: {reason}");
+                }
+                Err(e) => panic!("{m:?}: {e:?}"),
+                Ok(_) => panic!("{m:?}: accepted"),
+            }
+        }
+        assert!(SphereVariational::<_, f64>::explicit(Masses([1.0, 3.0])).is_ok());
     }
 
     fn state() -> (Vec<Vector3<f64>>, Vec<Vector3<f64>>) {
