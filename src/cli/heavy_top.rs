@@ -1,5 +1,5 @@
-//! The heavy top of [BC10] with the symplectic Lie group integrators on T*SO(3) (the θ = ½
-//! member of the [CCLMO22 eqs. 15–17] family, the Lie group variational integrator [LLM07], the
+//! The heavy top of \[BC10\] with the symplectic Lie group integrators on T*SO(3) (the θ = ½
+//! member of the [CCLMO22 eqs. 15–17] family, the Lie group variational integrator \[LLM07\], the
 //! Dullweber–Leimkuhler–McLachlan splitting) against RKMK4 and CF4 on the same Hamiltonian
 //! vector field.
 

@@ -5,7 +5,7 @@
 //!
 //! - the double spherical pendulum on (TS²)² ([LLM09, Ex. 1]; `LieField` against
 //!   `AmbientField::eval_flat`, one shared solve), `T = 10`;
-//! - the heavy top on SO(3) × ℝ³ ([BC10] data; `models::HeavyTop` in body momentum, its Lie
+//! - the heavy top on SO(3) × ℝ³ (\[BC10\] data; `models::HeavyTop` in body momentum, its Lie
 //!   field and its `ambient_rate`, wrapped in `benches/support/rigid.rs`, shared with the
 //!   criterion benches), `T = 1` (about 24 turns).
 //!

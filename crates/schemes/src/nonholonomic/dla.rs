@@ -200,7 +200,7 @@ impl<G: LieGroup<Scalar = f64>> DlaState<G> {
 /// integrator: with it the discrete energy (E1) is strictly monotone in the step near `h`
 /// for convex potentials; with the trapezoidal rule the energy equation was measured to lose
 /// its root after some hundred steps (a fold). Then
-/// the DLA equations [CM01] `D₂L_d(g_{k−1}, g_k) + D₁L_d(g_k, g_{k+1}) = λ_a ωᵃ(g_k)`,
+/// the DLA equations \[CM01\] `D₂L_d(g_{k−1}, g_k) + D₁L_d(g_k, g_{k+1}) = λ_a ωᵃ(g_k)`,
 /// `(g_k, g_{k+1}) ∈ D_d` read
 ///
 /// ```text
@@ -391,7 +391,7 @@ impl<S: LieNonholonomicSystem> DlaIntegrator<S> {
 ///   E_k = ⟨μ(ξ_k), ξ_k⟩ − ℓ(ξ_k) + V(g_{k+½})                                         (E1)
 /// ```
 ///
-/// [KMO99]; for a quadratic `ℓ` this is `ℓ(ξ_k) + V(g_{k+½})`. The midpoint
+/// \[KMO99\]; for a quadratic `ℓ` this is `ℓ(ξ_k) + V(g_{k+½})`. The midpoint
 /// is computed from `g0` and `hξ`, `h` being the step.
 #[must_use]
 pub fn discrete_energy<S: LieNonholonomicSystem>(
@@ -404,10 +404,10 @@ pub fn discrete_energy<S: LieNonholonomicSystem>(
     system.momentum(xi).inner(xi) - system.kinetic(xi) + system.potential(&gm)
 }
 
-/// The energy-conserving extended DLA integrator on `ℝ × G` with variable time steps [C03]:
+/// The energy-conserving extended DLA integrator on `ℝ × G` with variable time steps \[C03\]:
 /// time is a configuration variable, the extended discrete Lagrangian is (D1) with
 /// `h_k = t_{k+1} − t_k`, and the constraint forms `(0, ωᵃ)` put no condition on time. The
-/// extended DLA equations ([C03] "EDLA equations (6)"; component form derived in ALGORITHMS
+/// extended DLA equations (\[C03\] "EDLA equations (6)"; component form derived in ALGORITHMS
 /// §5.2) are
 ///
 /// ```text

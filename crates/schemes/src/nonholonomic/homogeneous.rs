@@ -1,5 +1,5 @@
 //! High-order integrators for Lagrangian systems on `(S²)ⁿ = SO(3)ⁿ/SO(2)ⁿ` via nonholonomic
-//! mechanics on the group [S22]: variational partitioned RKMK (VPRKMK) with the Cayley
+//! mechanics on the group \[S22\]: variational partitioned RKMK (VPRKMK) with the Cayley
 //! retraction, in a stage-constrained (discrete Chetaev) and a regularized fully variational
 //! version (ALGORITHMS §6.2–§6.4).
 
@@ -95,7 +95,7 @@ pub fn rotation_to(x: &Vector3<f64>) -> Matrix3<f64> {
 ///   Mᵢ = e₃ × (RᵢᵀPᵢ) [+ c (Ηᵢ·e₃) e₃],   Nᵢ = vᵢ × (RᵢᵀPᵢ) − e₃ × (Rᵢᵀ∇ᵢV) [+ λᵢe₃].  (H4)
 /// ```
 ///
-/// These are derived in ALGORITHMS §6.3–§6.4 (not the printed equations of [S22]). Tableaux
+/// These are derived in ALGORITHMS §6.3–§6.4 (not the printed equations of \[S22\]). Tableaux
 /// need `bⱼ ≠ 0`; Gauss–Legendre with `s` stages gives order `2s` (measured: 2 and 4).
 #[derive(Clone, Debug)]
 pub struct Vprkmk<'a, L> {

@@ -9,7 +9,7 @@
 //!   [C03, KMO99] (eqs. (E1)–(E2)): the step is solved for, the discrete energy is conserved
 //!   exactly.
 //! - [`Vprkmk`]: high-order integrators on `(S²)ⁿ = SO(3)ⁿ/SO(2)ⁿ` by lifting to `SO(3)ⁿ` and
-//!   constraining the algebra curve to `𝔪` [S22] (eqs. (H1)–(H4)), with the stage-constrained
+//!   constraining the algebra curve to `𝔪` \[S22\] (eqs. (H1)–(H4)), with the stage-constrained
 //!   (discrete Chetaev) and the regularized, fully variational lift ([`Lift`]).
 //!
 //! These integrators take a mechanical system (a Lagrangian and constraints), not a vector
