@@ -46,7 +46,7 @@ type LjAct = VecPowerAction<TangentSphereAction>;
 
 struct RigidOde(RigidBody);
 impl System<f64, SVector<f64, 12>> for RigidOde {
-    #[inline]
+    #[inline(always)]
     fn system(&self, _t: f64, y: &SVector<f64, 12>, dy: &mut SVector<f64, 12>) {
         self.0.ambient(y.as_slice(), dy.as_mut_slice());
     }

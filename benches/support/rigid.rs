@@ -9,7 +9,9 @@
 //! ```
 //!
 //! `Ω = J⁻¹Π`, `Γ = Rᵀe₃` (the free body without the gravity term): the `LieVectorField`
-//! impls of the model for `AttitudePoint` and for `Rn<f64, 12>`.
+//! impls of the model for `AttitudePoint` and for `Rn<f64, 12>`. Both adapters are
+//! `#[inline(always)]`, so that neither side's speed depends on the compiler's inlining choices
+//! (without it the ambient side measured anywhere from 91 to 138 ns per RK4 step between builds).
 #![allow(dead_code)]
 
 use homogeneous::LieVectorField;
@@ -48,7 +50,7 @@ impl RigidBody {
     }
 
     /// The Lie group vector field (the model's `LieVectorField` for [`AttitudePoint`]).
-    #[inline]
+    #[inline(always)]
     pub fn lie(&self, t: f64, y: &RigidState, out: &mut (Vector3<f64>, Vector3<f64>)) {
         match self {
             Self::HeavyTop(m) => m.eval(t, y, out),
@@ -59,7 +61,7 @@ impl RigidBody {
     /// The ambient ODE on ℝ¹² (`y = (R column-major, Π)`): the model's `ambient_rate`, which
     /// its `LieVectorField` for `Rn<f64, 12>` also calls. Slices, because `ode_solvers` brings
     /// its own nalgebra version.
-    #[inline]
+    #[inline(always)]
     pub fn ambient(&self, y: &[f64], dy: &mut [f64]) {
         let r = Matrix3::from_column_slice(&y[..9]);
         let pi = Vector3::new(y[9], y[10], y[11]);
@@ -86,7 +88,7 @@ impl RigidBody {
 pub struct LieRigid(pub RigidBody);
 
 impl LieVectorField<f64, RigidState, (Vector3<f64>, Vector3<f64>)> for LieRigid {
-    #[inline]
+    #[inline(always)]
     fn eval(&self, t: f64, p: &RigidState, out: &mut (Vector3<f64>, Vector3<f64>)) {
         self.0.lie(t, p, out);
     }

@@ -66,7 +66,7 @@ impl<G: LieGroup> Action for LeftMultiplication<G> {
         q
     }
 
-    #[inline]
+    #[inline(always)]
     fn act_exp_assign(&self, xi: &G::Algebra, p: &mut G) {
         p.exp_left_mul_assign(xi);
     }

@@ -86,7 +86,7 @@ impl<G: LieGroup> CoordinateMap<G> for Exp {
             Some(k) => dexpinv_series::<G>(u, w, k),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn dinv_into(&self, u: &G::Algebra, w: &G::Algebra, out: &mut G::Algebra) {
         match self.series_order {
             None => G::dexpinv_into(u, w, out),

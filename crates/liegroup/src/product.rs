@@ -75,11 +75,11 @@ macro_rules! tuple_group {
             fn dexp(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
                 ($($name::dexp(&u.$idx, &v.$idx),)+)
             }
-            #[inline]
+            #[inline(always)]
             fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
                 ($($name::dexpinv(&u.$idx, &v.$idx),)+)
             }
-            #[inline]
+            #[inline(always)]
             fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
                 $($name::dexpinv_into(&u.$idx, &v.$idx, &mut out.$idx);)+
             }
@@ -90,7 +90,7 @@ macro_rules! tuple_group {
             fn left_mul_assign(&mut self, g: &Self) {
                 $(self.$idx.left_mul_assign(&g.$idx);)+
             }
-            #[inline]
+            #[inline(always)]
             fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
                 $(self.$idx.exp_left_mul_assign(&xi.$idx);)+
             }

@@ -55,7 +55,7 @@ impl<T: RealField + Copy, const D: usize> LieGroup for Rn<T, D> {
     fn compose(&self, other: &Self) -> Self {
         Self(self.0 + other.0)
     }
-    #[inline]
+    #[inline(always)]
     fn exp_left_mul_assign(&mut self, xi: &SVector<T, D>) {
         self.0 += xi;
     }

@@ -350,6 +350,7 @@ pub(crate) struct AngleFns<T> {
 
 impl<T: RealField + Copy> AngleFns<T> {
     /// From `α²`.
+    #[inline(always)]
     pub(crate) fn new(t2: T) -> Self {
         Self { t2, half: None }
     }
@@ -378,10 +379,12 @@ impl<T: RealField + Copy> AngleFns<T> {
         }
     }
     /// `sin α/α`.
+    #[inline(always)]
     pub(crate) fn sinc(&mut self) -> T {
         self.pick(SMALL_ANGLE_SQ, &SINC_SERIES, closed::sinc)
     }
     /// `(1 − cos α)/α²`.
+    #[inline(always)]
     pub(crate) fn cosc(&mut self) -> T {
         self.pick(SMALL_ANGLE_SQ, &COSC_SERIES, closed::cosc)
     }
@@ -390,6 +393,7 @@ impl<T: RealField + Copy> AngleFns<T> {
         self.pick(CANCELLATION_ANGLE_SQ, &SINC3_SERIES, closed::sinc3)
     }
     /// `g₂(α) = (1 − (α/2)cot(α/2))/α²`.
+    #[inline(always)]
     pub(crate) fn g2(&mut self) -> T {
         if re(self.t2) < SHORT_SERIES_ANGLE_SQ {
             poly(&G2_SERIES_SHORT, self.t2)
@@ -430,7 +434,7 @@ pub(crate) fn atan2_nonneg<T: RealField + Copy>(y: T, x: T) -> T {
 /// `U² = u uᵀ − |u|² I` (the diagonal as `1 − b(u_j² + u_k²)`, which is exact at `u = 0`). The
 /// products of the components are formed before `a` and `b` are needed (they are usually the
 /// last values to arrive: polynomials in `|u|²`), so each entry is one multiply–add after them.
-#[inline]
+#[inline(always)]
 pub(crate) fn rodrigues_matrix<T: RealField + Copy>(u: &Vector3<T>, a: T, b: T) -> Matrix3<T> {
     let (x, y, z) = (u.x, u.y, u.z);
     let (xx, yy, zz) = (x * x, y * y, z * z);
@@ -472,7 +476,7 @@ pub(crate) fn so3_dexp<T: RealField + Copy>(u: &Vector3<T>, v: &Vector3<T>) -> V
 }
 
 /// so(3) `dexp_u⁻¹ v = v − ½ u×v + g₂(α) u×(u×v)`.
-#[inline]
+#[inline(always)]
 pub(crate) fn so3_dexpinv<T: RealField + Copy>(u: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
     let mut f = AngleFns::new(u.dot(u));
     apply_quadratic(u, v, c::<T>(-0.5), f.g2())
@@ -811,7 +815,7 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
     /// `dexp_u⁻¹ v = v − ½ u×v + g₂(α) u×(u×v)`, `g₂(α) = (1 − (α/2)cot(α/2))/α²` \[CO03\];
     /// for `α < 2`, `g₂ = Σ |B₂ₙ|/(2n)! α²ⁿ⁻² = 1/12 + α²/720 + α⁴/30240 + …` (17 terms).
     /// Singular at `α = 2π`.
-    #[inline]
+    #[inline(always)]
     fn dexpinv(u: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
         so3_dexpinv(u, v)
     }
@@ -830,8 +834,9 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
     /// entry by entry from `u`, no `hat` products) times `R`. Measured against applying
     /// `R + a UR + b U(UR)` column by column (fewer temporaries, but 90 instead of 72
     /// multiplications and additions), this form has both the shorter dependency chain from
-    /// `u` to the result and the smaller operation count.
-    #[inline]
+    /// `u` to the result and the smaller operation count. Always inlined: integrators call it
+    /// on their critical path, where a call costs a round trip of the matrix through memory.
+    #[inline(always)]
     fn exp_left_mul_assign(&mut self, u: &Vector3<T>) {
         let mut f = AngleFns::new(u.dot(u));
         let e = rodrigues_matrix(u, f.sinc(), f.cosc());

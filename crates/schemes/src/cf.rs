@@ -19,6 +19,59 @@ pub(crate) struct CfStageData {
     pub exps: Vec<Vec<(usize, f64)>>,
 }
 
+/// The dense coefficients of a four-stage scheme with CF4's shape (stage 0 is `y₀`, stages
+/// 1–3 one exponential each from `y₀` or an earlier stage point, the update two exponentials
+/// from `y₀`), for the fused kernel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Fused4 {
+    /// `α` of the exponential of stages 1, 2, 3 over `k₁ … k₄`.
+    stage: [[f64; 4]; 3],
+    /// The base of stages 1, 2, 3 (`0` = `y₀`, `m` = stage point `m`).
+    base: [usize; 3],
+    /// The two exponentials of the update (the first acts first).
+    update: [[f64; 4]; 2],
+    c: [f64; 4],
+}
+
+impl Fused4 {
+    fn of(data: &CfData) -> Option<Self> {
+        let dense = |e: &[(usize, f64)]| {
+            let mut row = [0.0; 4];
+            for &(j, a) in e {
+                *row.get_mut(j)? = a;
+            }
+            Some(row)
+        };
+        if data.stages.len() < 4 || data.stages_main != 4 || data.update.base.is_some() {
+            return None;
+        }
+        let first = &data.stages[0];
+        if first.base.is_some() || !first.exps.is_empty() || data.update.exps.len() != 2 {
+            return None;
+        }
+        let mut stage = [[0.0; 4]; 3];
+        let mut base = [0; 3];
+        for i in 1..4 {
+            let st = &data.stages[i];
+            if st.exps.len() != 1 {
+                return None;
+            }
+            stage[i - 1] = dense(&st.exps[0])?;
+            base[i - 1] = match st.base {
+                None => 0,
+                Some(m) if m < i => m,
+                Some(_) => return None,
+            };
+        }
+        Some(Self {
+            stage,
+            base,
+            update: [dense(&data.update.exps[0])?, dense(&data.update.exps[1])?],
+            c: [data.c[0], data.c[1], data.c[2], data.c[3]],
+        })
+    }
+}
+
 /// A commutator-free scheme in owned form.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct CfData {
@@ -46,6 +99,13 @@ pub(crate) struct CfData {
 /// No `dexp⁻¹` and no commutators are needed. For pairs the error is the distance between `y₁`
 /// and the embedded `ŷ₁` measured by `D` (default: weighted RMS of ambient coordinates,
 /// [`AmbientDistance`]).
+///
+/// **Fused kernel.** For schemes of CF4's shape (four stages, one exponential per stage, two in
+/// the update; CF4 itself, and CF4(3) when no error estimate is asked for) on problems whose
+/// points and algebra elements own no heap memory (fixed-size groups, products, arrays), a step
+/// without error estimate runs as straight-line code on local values: the stages stay in
+/// registers instead of work buffers. Same floating-point operations in the same order, so the
+/// same results; [`CommutatorFree::unfused`] turns it off.
 #[derive(Clone, Debug)]
 pub struct CommutatorFree<A: Action, D = AmbientDistance> {
     data: CfData,
@@ -56,6 +116,8 @@ pub struct CommutatorFree<A: Action, D = AmbientDistance> {
     v: Option<Algebra<A>>,
     /// The embedded result `ŷ₁` (pairs only).
     y_hat: Option<A::Point>,
+    /// CF4's shape: the fused kernel applies (see the type's documentation).
+    fused4: Option<Fused4>,
     stats: StepStats,
 }
 
@@ -129,6 +191,7 @@ impl<A: Action> CommutatorFree<A> {
 impl<A: Action, D> CommutatorFree<A, D> {
     pub(crate) fn from_data(data: CfData, name: String, distance: D) -> Self {
         Self {
+            fused4: Fused4::of(&data),
             data,
             name,
             distance,
@@ -147,6 +210,14 @@ impl<A: Action, D> CommutatorFree<A, D> {
         self
     }
 
+    /// Always use the general stage loop (turn off the fused kernel for CF4's shape described on
+    /// [`CommutatorFree`]); the results are the same, only slower. For comparisons and tests.
+    #[must_use]
+    pub fn unfused(mut self) -> Self {
+        self.fused4 = None;
+        self
+    }
+
     /// Replace the distance used by the error estimate of a pair.
     pub fn with_distance<D2>(self, distance: D2) -> CommutatorFree<A, D2> {
         CommutatorFree {
@@ -157,8 +228,19 @@ impl<A: Action, D> CommutatorFree<A, D> {
             ys: self.ys,
             v: self.v,
             y_hat: self.y_hat,
+            fused4: self.fused4,
             stats: self.stats,
         }
+    }
+}
+
+/// `out ← h Σⱼ αⱼ kⱼ` over the first `ks.len()` dense coefficients (the same operations, in
+/// the same order, as [`combine`] over the non-zero ones: the zeros add exact zeros).
+#[inline(always)]
+fn dense_combine<V: VectorSpace>(out: &mut V, h: V::Scalar, alpha: &[f64; 4], ks: &[&V]) {
+    out.set_scaled(h * c::<V::Scalar>(alpha[0]), ks[0]);
+    for (j, kj) in ks.iter().enumerate().skip(1) {
+        out.add_scaled(h * c::<V::Scalar>(alpha[j]), kj);
     }
 }
 
@@ -188,6 +270,79 @@ fn apply_stage<A: Action>(
     }
 }
 
+impl<A: Action, D> CommutatorFree<A, D> {
+    /// The fused step for CF4's shape: the general loop written out on local values (same
+    /// operations, same order).
+    fn step_fused4<F>(
+        &mut self,
+        fz: &Fused4,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        let check = |k: &Algebra<A>, ti: Scalar<A>| {
+            if k.all_finite() {
+                Ok(())
+            } else {
+                Err(SchemeError::NonFinite {
+                    what: "vector field",
+                    t: re(ti),
+                })
+            }
+        };
+        let ti = |i: usize| t + h * c::<Scalar<A>>(fz.c[i]);
+        let z = action.algebra_zero(y);
+        let mut v = z.clone();
+        let mut k1 = z.clone();
+        f.eval(ti(0), y, &mut k1);
+        check(&k1, ti(0))?;
+
+        dense_combine(&mut v, h, &fz.stage[0], &[&k1]);
+        let mut y2 = y.clone();
+        action.act_exp_assign(&v, &mut y2);
+        let mut k2 = z.clone();
+        f.eval(ti(1), &y2, &mut k2);
+        check(&k2, ti(1))?;
+
+        dense_combine(&mut v, h, &fz.stage[1], &[&k1, &k2]);
+        let mut y3 = if fz.base[1] == 1 {
+            y2.clone()
+        } else {
+            y.clone()
+        };
+        action.act_exp_assign(&v, &mut y3);
+        let mut k3 = z.clone();
+        f.eval(ti(2), &y3, &mut k3);
+        check(&k3, ti(2))?;
+
+        dense_combine(&mut v, h, &fz.stage[2], &[&k1, &k2, &k3]);
+        let mut y4 = match fz.base[2] {
+            1 => y2.clone(),
+            2 => y3.clone(),
+            _ => y.clone(),
+        };
+        action.act_exp_assign(&v, &mut y4);
+        let mut k4 = z;
+        f.eval(ti(3), &y4, &mut k4);
+        check(&k4, ti(3))?;
+
+        let ks = [&k1, &k2, &k3, &k4];
+        let mut y1 = y.clone();
+        dense_combine(&mut v, h, &fz.update[0], &ks);
+        action.act_exp_assign(&v, &mut y1);
+        dense_combine(&mut v, h, &fz.update[1], &ks);
+        action.act_exp_assign(&v, &mut y1);
+        self.stats.f_evals += 4;
+        self.stats.exps += 5;
+        Ok(StepOutput { y: y1, error: None })
+    }
+}
+
 impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> {
     fn name(&self) -> String {
         self.name.clone()
@@ -213,6 +368,15 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
     {
         if tol.is_some() && self.data.update_hat.is_none() {
             return Err(SchemeError::no_error_estimate(self.name.clone()));
+        }
+        // Fixed-size problems (no heap memory in points or algebra elements, so the local
+        // copies cost no allocation) without an error estimate: straight-line code.
+        if let Some(fz) = self.fused4
+            && tol.is_none()
+            && !core::mem::needs_drop::<A::Point>()
+            && !core::mem::needs_drop::<Algebra<A>>()
+        {
+            return self.step_fused4(&fz, action, f, t, y, h);
         }
         let s = self.data.stages.len();
         if self.k.len() != s {

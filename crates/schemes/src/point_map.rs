@@ -25,7 +25,7 @@ impl<A: Action> PointMap<A> for Exp {
     fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point {
         action.act_exp(u, p)
     }
-    #[inline]
+    #[inline(always)]
     fn apply_assign(&self, action: &A, u: &Algebra<A>, p: &mut A::Point) {
         action.act_exp_assign(u, p);
     }
