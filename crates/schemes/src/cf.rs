@@ -81,6 +81,8 @@ pub(crate) struct CfData {
     pub update_hat: Option<CfStageData>,
     /// Stages the main update needs (the rest serve only the embedded update).
     pub stages_main: usize,
+    /// `is_base[m]`: some stage or update starts from stage point `m`.
+    pub is_base: Vec<bool>,
     pub order: u32,
     pub embedded_order: Option<u32>,
 }
@@ -145,17 +147,29 @@ impl CfStageData {
 
 impl CfData {
     pub(crate) fn from_scheme(scheme: &CommutatorFreeScheme) -> Self {
+        let stages: Vec<CfStageData> = scheme
+            .stages
+            .iter()
+            .map(|s| CfStageData::from_product(&s.point))
+            .collect();
+        let update = CfStageData::from_product(&scheme.update);
+        let update_hat = scheme
+            .embedded
+            .map(|e| CfStageData::from_product(&e.update));
+        let mut is_base = vec![false; stages.len()];
+        for st in stages.iter().chain([&update]).chain(update_hat.iter()) {
+            if let Some(m) = st.base
+                && let Some(b) = is_base.get_mut(m)
+            {
+                *b = true;
+            }
+        }
         Self {
-            stages: scheme
-                .stages
-                .iter()
-                .map(|s| CfStageData::from_product(&s.point))
-                .collect(),
+            stages,
             c: scheme.stages.iter().map(|s| s.c).collect(),
-            update: CfStageData::from_product(&scheme.update),
-            update_hat: scheme
-                .embedded
-                .map(|e| CfStageData::from_product(&e.update)),
+            update,
+            update_hat,
+            is_base,
             stages_main: scheme.stages_for_update(),
             order: scheme.order,
             embedded_order: scheme.embedded.map(|e| e.order),
@@ -402,7 +416,9 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
             let stage = &data.stages[i];
             let ti = t + h * c::<Scalar<A>>(data.c[i]);
             if stage.exps.is_empty() && stage.base.is_none() {
-                ys[i].clone_from(y); // a later stage may start from it
+                if data.is_base[i] {
+                    ys[i].clone_from(y); // a later stage starts from it
+                }
                 f.eval(ti, y, &mut k[i]);
             } else {
                 let (before, rest) = ys.split_at_mut(i);
