@@ -1,7 +1,9 @@
 //! [`SphereSystem`] as a [`SphereLagrangian`], so that the variational integrator of
 //! Lee, Leok and McClamroch [LLM09, §3] (`schemes::variational::SphereVariational`) runs on every
-//! model of this crate.
+//! model of this crate; [`DiagonalSystem`] (diagonal inertia stored as N masses, e.g. the
+//! large-N Lennard-Jones systems with a neighbour list) as well, always in the explicit form.
 
+use crate::neighbours::DiagonalSystem;
 use crate::potential::Potential;
 use crate::system::SphereSystem;
 use nalgebra::Vector3;
@@ -69,5 +71,30 @@ impl<P: Potential> SphereSystem<P> {
         } else {
             SphereVariational::implicit(self)
         }
+    }
+}
+
+/// `L = ½ Σᵢ mᵢ |q̇ᵢ|² − V(q)`: the explicit variational integrator [LLM09, (3.17)–(3.18)] on
+/// large systems (its diagonal-inertia path: O(N) work per step beyond the one gradient, which
+/// for a [`NeighbourPotential`](crate::neighbours::NeighbourPotential) is O(N) too). Value and
+/// Hessian–vector products come from the potential's own (reference) paths.
+impl<P: Potential> SphereLagrangian for DiagonalSystem<P> {
+    fn bodies(&self) -> usize {
+        self.masses().len()
+    }
+    fn inertia(&self, i: usize, j: usize) -> f64 {
+        if i == j { self.masses()[i] } else { 0.0 }
+    }
+    fn has_diagonal_inertia(&self) -> bool {
+        true
+    }
+    fn potential(&self, q: &[Vector3<f64>]) -> f64 {
+        DiagonalSystem::potential(self).value(q)
+    }
+    fn potential_gradient(&self, q: &[Vector3<f64>], grad: &mut [Vector3<f64>]) {
+        DiagonalSystem::potential(self).gradient(q, grad);
+    }
+    fn hessian_vector(&self, q: &[Vector3<f64>], v: &[Vector3<f64>], out: &mut [Vector3<f64>]) {
+        DiagonalSystem::potential(self).hessian_vector(q, v, out);
     }
 }

@@ -109,6 +109,23 @@ fn fast_path_equals_dense_path_on_lennard_jones() {
     assert_eq!(Stepper::<A>::stats(&fast).f_evals, 21);
 }
 
+/// A [`models::neighbours::DiagonalSystem`] (masses as a vector) with the same all-pairs
+/// potential steps exactly like the [`SphereSystem`]: both take the diagonal path.
+#[test]
+fn diagonal_system_steps_like_the_sphere_system() {
+    let (model, q) = LennardJones::on_icosphere(2, 0.01, None).unwrap();
+    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let sys = model.system();
+    let diag =
+        models::neighbours::DiagonalSystem::new(model.masses().to_vec(), *sys.potential()).unwrap();
+    let mut a = SphereVariational::explicit(sys).unwrap();
+    let mut b = SphereVariational::explicit(&diag).unwrap();
+    let (qa, wa) = run(&mut a, &q, &omega, 0.01, 20);
+    let (qb, wb) = run(&mut b, &q, &omega, 0.01, 20);
+    assert_eq!(qa, qb);
+    assert_eq!(wa, wb);
+}
+
 #[test]
 fn explicit_steps_on_642_molecules_do_not_allocate() {
     let (model, x0) = LennardJones::icosphere_642();
