@@ -1,7 +1,6 @@
 //! Large N on the sphere: Lennard-Jones with a cut-off (`r_c = 2.5σ`) and a neighbour list
 //! (`models::neighbours`, skin `0.3σ`), `N = 10³ … 10⁵` points of a Fibonacci lattice with
-//! random tangent velocities (seeded; about `0.02σ` of motion per step, so the list is rebuilt
-//! every seven or eight steps at every N, and that cost is included). Per step and per particle:
+//! random tangent velocities (seeded; `0.02σ` of motion per step). Per step and per particle:
 //! one gradient, one explicit variational step [LLM09, (3.17)–(3.18)] and one RKMK4 step
 //! (`VecPowerAction<TangentSphereAction>` with `DiagonalLieField`), each on a rayon pool of 1
 //! and of 2 threads (build with `--features rayon`; without it the models crate runs serially
@@ -9,14 +8,21 @@
 //!
 //! The summary is printed first and ends with the two acceptance numbers of the performance
 //! issue: the flatness `max/min over N` of the time per particle per step (target ≤ 1.5) and the
-//! speed-up of 2 threads over 1 (target ≥ 1.6), with the load average of the machine before and
-//! after. Method: for every N the contenders (3 kinds × 2 pools) run in interleaved rounds of
-//! the same number of steps at every N (so that the list is rebuilt equally often per step at
-//! every N) and the best round of each is kept; the pools are started and warmed up before the
-//! first round. It also measures the time spent outside the force evaluation (the `O(N)`
-//! bookkeeping of the explicit step in `support/variational.rs` and of the RKMK engine, both
-//! serial), which bounds the speed-up (Amdahl). Criterion groups follow, with throughput in
-//! particles.
+//! speed-up of 2 threads over 1 (target ≥ 1.6), with the load average before and after. Method:
+//! - every timed segment (24 steps, 8 for RKMK4) starts from the same initial state, so every N
+//!   runs the same trajectory in units of σ and rebuilds its list equally often per step
+//!   (printed); the rebuilds are part of the cost;
+//! - a timed loop is as many segments as make it last ≥ 0.4 s on one thread; the contenders
+//!   (3 kinds × 2 pools) run in interleaved rounds, and the best loop of each is kept;
+//! - the machine may be shared: the CPU time used by other processes during each loop is read
+//!   from `/proc` and only **clean** loops (others used ≤ 0.15 CPU) count; rounds go on (3 to
+//!   12) until every contender has 3 clean loops; a number from loaded loops only is marked `*`;
+//! - the pools are started and warmed up before the first round.
+//!
+//! It also reports the fraction of the 1-thread time spent outside the force evaluation (the
+//! `O(N)` loops of the explicit step in `support/variational.rs`, and the RKMK engine's `O(N)`
+//! work, both serial), which bounds the 2-thread speed-up (Amdahl). Criterion groups follow,
+//! with throughput in particles.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use homogeneous::{LieVectorField, TangentSphere2, TangentSphereAction, VecPowerAction};
@@ -43,11 +49,19 @@ type State = Vec<TangentSphere2<f64>>;
 const SIZES: [usize; 5] = [1_000, 3_000, 10_000, 30_000, 100_000];
 /// The sizes at which the 2-thread speed-up is reported.
 const SPEEDUP_SIZES: [usize; 2] = [10_000, 100_000];
-/// Steps per round for the gradient and the explicit step (three rebuild periods), and for
-/// RKMK4 (four evaluations per step).
-const STEPS: usize = 24;
-const RK_STEPS: usize = 8;
-const ROUNDS: usize = 5;
+/// A timed loop is a number of segments of `SEGMENT_STEPS` steps (`RK_SEGMENT_STEPS` for
+/// RKMK4), each from the initial state, and lasts at least `MIN_LOOP_SECS` on one thread (so
+/// that the load of other processes can be measured during it, in clock ticks of 10 ms).
+const SEGMENT_STEPS: usize = 24;
+const RK_SEGMENT_STEPS: usize = 8;
+const MIN_LOOP_SECS: f64 = 0.4;
+/// Rounds (each contender once per round, interleaved): at least `MIN_ROUNDS`, then until every
+/// contender has `MIN_CLEAN` clean loops, at most `MAX_ROUNDS`.
+const MIN_ROUNDS: usize = 3;
+const MIN_CLEAN: usize = 3;
+const MAX_ROUNDS: usize = 12;
+/// A loop is clean if other processes used at most this many CPUs on average meanwhile.
+const FOREIGN_MAX: f64 = 0.15;
 /// The targets of the performance issue.
 const FLATNESS_TARGET: f64 = 1.5;
 const SPEEDUP_TARGET: f64 = 1.6;
@@ -129,134 +143,277 @@ impl<F: LieVectorField<f64, State, Vec<Vector6<f64>>>> LieVectorField<f64, State
     }
 }
 
-/// The best round of one contender: its wall time and the part spent evaluating forces.
-#[derive(Clone, Copy, Debug)]
-struct Best {
-    secs: f64,
-    force_secs: f64,
+/// CPU time in clock ticks (`USER_HZ`, 100 per second on Linux) used by the whole machine
+/// (all CPUs, including time stolen by the hypervisor) and by this process (all its threads),
+/// from `/proc`; `None` elsewhere.
+fn cpu_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let cpu: Vec<u64> = stat
+        .lines()
+        .next()?
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    // user nice system idle iowait irq softirq steal …
+    let busy = cpu
+        .get(..8)?
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != 3 && *k != 4);
+    let busy = busy.map(|(_, t)| t).sum();
+    let own = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = own.rsplit_once(')')?.1.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12th and 13th after the name.
+    let own = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some((busy, own))
 }
 
-impl Best {
-    const NONE: Self = Self {
-        secs: f64::INFINITY,
-        force_secs: 0.0,
-    };
-    fn record(&mut self, secs: f64, force_secs: f64) {
-        if secs < self.secs {
-            *self = Self { secs, force_secs };
-        }
-    }
+/// One timed loop: wall time, the part spent evaluating forces, and the CPUs used by other
+/// processes meanwhile (on average; 0 when unknown).
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    secs: f64,
+    force_secs: f64,
+    foreign: f64,
+}
+
+impl Sample {
     /// The fraction of the time spent outside the force evaluation.
     fn outside(&self) -> f64 {
         1.0 - self.force_secs / self.secs
     }
 }
 
+/// The samples of one contender (a kind of step on one pool) at one N.
+#[derive(Clone, Copy, Debug, Default)]
+struct Record {
+    steps: usize,
+    best_clean: Option<Sample>,
+    best_any: Option<Sample>,
+    clean: usize,
+    total: usize,
+    rebuilds: usize,
+}
+
+impl Record {
+    fn add(&mut self, s: Sample, rebuilds: usize) {
+        let better = |b: Option<Sample>| b.is_none_or(|b| s.secs < b.secs);
+        if s.foreign <= FOREIGN_MAX {
+            self.clean += 1;
+            if better(self.best_clean) {
+                self.best_clean = Some(s);
+            }
+        }
+        if better(self.best_any) {
+            self.best_any = Some(s);
+        }
+        self.total += 1;
+        self.rebuilds += rebuilds;
+    }
+    /// The best clean sample (or, if there is none, the best one, flagged `false`).
+    fn best(&self) -> (Sample, bool) {
+        match (self.best_clean, self.best_any) {
+            (Some(s), _) => (s, true),
+            (None, Some(s)) => (s, false),
+            (None, None) => unreachable!("every contender is sampled"),
+        }
+    }
+    fn ns_per_particle_step(&self, n: usize) -> f64 {
+        self.best().0.secs * 1e9 / (self.steps * n) as f64
+    }
+    fn rebuilds_per_100_steps(&self) -> f64 {
+        100.0 * self.rebuilds as f64 / (self.total * self.steps) as f64
+    }
+}
+
 const KINDS: [&str; 3] = ["gradient", "explicit step", "RKMK4 step"];
 
-/// Everything measured at one N: `ns[kind][pool]` per particle per step, the best rounds, and
-/// the rebuilds per 100 steps of the explicit step and of RKMK4.
+/// Everything measured at one N: `records[kind][pool]`.
 struct Row {
     n: usize,
-    ns: [[f64; 2]; 3],
-    best: [[Best; 2]; 3],
-    rebuilds: [f64; 2],
+    records: [[Record; 2]; 3],
+}
+
+impl Row {
+    fn ns(&self, kind: usize, pool: usize) -> f64 {
+        self.records[kind][pool].ns_per_particle_step(self.n)
+    }
+    fn clean(&self, kind: usize, pool: usize) -> bool {
+        self.records[kind][pool].best().1
+    }
+}
+
+/// The state of the three contenders at one N. Every timed segment starts from the same
+/// initial state (lattice and velocities), so that every N runs the same trajectory in units of
+/// σ — the same number of rebuilds per step — whatever the number of segments.
+struct Work<'a> {
+    sys: &'a Sys,
+    q0: Vec<Vector3<f64>>,
+    omega0: Vec<Vector3<f64>>,
+    h: f64,
+    grad: Vec<Vector3<f64>>,
+    timed_pot: TimedPotential<'a, Pot>,
+    var: ExplicitVariational,
+    field: TimedField<DiagonalLieField<'a, Pot>>,
+    field_out: Vec<Vector6<f64>>,
+    stepper: schemes::methods::AnyStepper<Act>,
+    action: Act,
+    y: State,
+}
+
+impl<'a> Work<'a> {
+    fn new(sys: &'a Sys, q0: Vec<Vector3<f64>>, omega0: Vec<Vector3<f64>>, h: f64) -> Self {
+        let timed_pot = TimedPotential {
+            inner: sys.potential(),
+            secs: Cell::new(0.0),
+        };
+        let var = ExplicitVariational::new(&timed_pot, q0.clone(), omega0.clone());
+        let y = points(&q0, &omega0);
+        Self {
+            sys,
+            grad: vec![Vector3::zeros(); q0.len()],
+            timed_pot,
+            var,
+            field: TimedField {
+                inner: DiagonalLieField::new(sys),
+                secs: Cell::new(0.0),
+            },
+            field_out: Vec::new(),
+            stepper: schemes::methods::find("rkmk4")
+                .expect("rkmk4 is a method")
+                .stepper::<Act>(),
+            action: Act::new(TangentSphereAction::new()),
+            y,
+            q0,
+            omega0,
+            h,
+        }
+    }
+
+    /// Steps per segment of each kind.
+    const SEGMENT: [usize; 3] = [SEGMENT_STEPS, SEGMENT_STEPS, RK_SEGMENT_STEPS];
+
+    /// Back to the initial state, with the list built for it (untimed).
+    fn reset(&mut self, kind: usize) {
+        match kind {
+            1 => {
+                self.var =
+                    ExplicitVariational::new(&self.timed_pot, self.q0.clone(), self.omega0.clone());
+            }
+            2 => {
+                self.y = points(&self.q0, &self.omega0);
+                self.field.eval(0.0, &self.y, &mut self.field_out);
+            }
+            _ => {}
+        }
+    }
+
+    fn step(&mut self, kind: usize) {
+        match kind {
+            0 => {
+                black_box(self.sys.potential().gradient(&self.q0, &mut self.grad));
+            }
+            1 => self.var.step(&self.timed_pot, self.sys.masses(), self.h),
+            _ => {
+                self.y = self
+                    .stepper
+                    .step(&self.action, &self.field, 0.0, &self.y, self.h, None)
+                    .expect("rkmk4 step")
+                    .y;
+            }
+        }
+    }
+
+    /// Seconds spent in force evaluations so far (`None` for the gradient: all of it).
+    fn force_secs(&self, kind: usize) -> Option<f64> {
+        match kind {
+            0 => None,
+            1 => Some(self.timed_pot.secs.get()),
+            _ => Some(self.field.secs.get()),
+        }
+    }
+
+    /// One timed loop of `segments` segments; also returns the rebuilds in the timed steps.
+    fn run(&mut self, kind: usize, segments: usize) -> (Sample, usize) {
+        let pot = self.sys.potential();
+        let ticks0 = cpu_ticks();
+        let wall = Instant::now();
+        let (mut secs, mut force_secs, mut rebuilds) = (0.0, 0.0, 0);
+        for _ in 0..segments {
+            self.reset(kind);
+            let (f0, r0) = (self.force_secs(kind), pot.rebuilds());
+            let t0 = Instant::now();
+            for _ in 0..Self::SEGMENT[kind] {
+                self.step(kind);
+            }
+            let dt = t0.elapsed().as_secs_f64();
+            secs += dt;
+            force_secs += match (f0, self.force_secs(kind)) {
+                (Some(a), Some(b)) => b - a,
+                _ => dt,
+            };
+            rebuilds += pot.rebuilds() - r0;
+        }
+        let wall = wall.elapsed().as_secs_f64();
+        let foreign = match (ticks0, cpu_ticks()) {
+            (Some((b0, o0)), Some((b1, o1))) => {
+                ((b1 - b0) as f64 - (o1 - o0) as f64).max(0.0) / 100.0 / wall
+            }
+            _ => 0.0,
+        };
+        let sample = Sample {
+            secs,
+            force_secs,
+            foreign,
+        };
+        (sample, rebuilds)
+    }
 }
 
 fn measure(n: usize, pools: &[rayon::ThreadPool; 2]) -> Row {
     let (sys, q, omega, h) = setup(n);
-    let pot = sys.potential();
-    let mut timed = TimedPotential {
-        inner: pot,
-        secs: Cell::new(0.0),
-    };
-    let mut grad = vec![Vector3::zeros(); n];
-    let mut var = ExplicitVariational::new(&timed, q.clone(), omega.clone());
-    let mut y = points(&q, &omega);
-    let mut stepper = schemes::methods::find("rkmk4")
-        .expect("rkmk4 is a method")
-        .stepper::<Act>();
-    let action = Act::new(TangentSphereAction::new());
-    let mut best = [[Best::NONE; 2]; 3];
-    let (mut var_rebuilds, mut rk_rebuilds) = (0, 0);
-    for _ in 0..ROUNDS {
+    let mut work = Work::new(&sys, q, omega, h);
+    let mut records = [[Record::default(); 2]; 3];
+    // Calibration on one thread: segments per loop so that a loop lasts about MIN_LOOP_SECS.
+    {
+        let (work, records) = (&mut work, &mut records);
+        pools[0].install(move || {
+            for (kind, record) in records.iter_mut().enumerate() {
+                work.run(kind, 1); // warm-up (allocates the stepper's buffers)
+                let secs = work.run(kind, 1).0.secs;
+                let segments = ((MIN_LOOP_SECS / secs).ceil() as usize).max(1);
+                for r in record {
+                    r.steps = segments * Work::SEGMENT[kind];
+                }
+            }
+        });
+    }
+    for round in 0..MAX_ROUNDS {
         for (t, pool) in pools.iter().enumerate() {
-            let (grad, var, y, stepper, timed, best) = (
-                &mut grad,
-                &mut var,
-                &mut y,
-                &mut stepper,
-                &mut timed,
-                &mut best,
-            );
-            let (var_rebuilds, rk_rebuilds) = (&mut var_rebuilds, &mut rk_rebuilds);
-            let (q, sys, action) = (&q, &sys, &action);
+            let (work, records) = (&mut work, &mut records);
             pool.install(move || {
-                // The gradient at fixed positions: force evaluation only.
-                let t0 = Instant::now();
-                for _ in 0..STEPS {
-                    black_box(pot.gradient(q, grad));
+                for (kind, record) in records.iter_mut().enumerate() {
+                    let r = &mut record[t];
+                    let (sample, rebuilds) = work.run(kind, r.steps / Work::SEGMENT[kind]);
+                    r.add(sample, rebuilds);
                 }
-                let secs = t0.elapsed().as_secs_f64();
-                best[0][t].record(secs, secs);
-                // The explicit variational step (its O(N) loops are serial).
-                let before = pot.rebuilds();
-                timed.secs.set(0.0);
-                let t0 = Instant::now();
-                for _ in 0..STEPS {
-                    var.step(&*timed, sys.masses(), h);
-                }
-                best[1][t].record(t0.elapsed().as_secs_f64(), timed.secs.get());
-                *var_rebuilds += pot.rebuilds() - before;
-                // RKMK4: four field evaluations per step and the engine's O(N) work.
-                let field = TimedField {
-                    inner: DiagonalLieField::new(sys),
-                    secs: Cell::new(0.0),
-                };
-                // One untimed step: the stepper's buffers are allocated at its first step.
-                *y = stepper
-                    .step(action, &field, 0.0, y, h, None)
-                    .expect("rkmk4 step")
-                    .y;
-                field.secs.set(0.0);
-                let before = pot.rebuilds();
-                let t0 = Instant::now();
-                for _ in 0..RK_STEPS {
-                    *y = stepper
-                        .step(action, &field, 0.0, y, h, None)
-                        .expect("rkmk4 step")
-                        .y;
-                }
-                best[2][t].record(t0.elapsed().as_secs_f64(), field.secs.get());
-                *rk_rebuilds += pot.rebuilds() - before;
             });
+        }
+        let enough = records.iter().flatten().all(|r| r.clean >= MIN_CLEAN);
+        if round + 1 >= MIN_ROUNDS && enough {
+            break;
         }
     }
     assert!(
-        var.q
+        work.var
+            .q
             .iter()
-            .chain(y.iter().map(TangentSphere2::q))
+            .chain(work.y.iter().map(TangentSphere2::q))
             .all(|p| p.norm().is_finite()),
         "the benchmark trajectories stay finite"
     );
-    let per = |b: &Best, steps: usize| b.secs * 1e9 / (steps * n) as f64;
-    let mut ns = [[0.0; 2]; 3];
-    for t in 0..2 {
-        ns[0][t] = per(&best[0][t], STEPS);
-        ns[1][t] = per(&best[1][t], STEPS);
-        ns[2][t] = per(&best[2][t], RK_STEPS);
-    }
-    let rounds = (ROUNDS * 2) as f64;
-    Row {
-        n,
-        ns,
-        best,
-        rebuilds: [
-            100.0 * var_rebuilds as f64 / (rounds * STEPS as f64),
-            // The untimed step of each round is not counted in the rebuilds either.
-            100.0 * rk_rebuilds as f64 / (rounds * RK_STEPS as f64),
-        ],
-    }
+    Row { n, records }
 }
 
 fn load() -> String {
@@ -267,6 +424,11 @@ fn load() -> String {
 
 fn verdict(ok: bool) -> &'static str {
     if ok { "ok" } else { "MISSED" }
+}
+
+/// `*` after a number taken from a loaded sample.
+fn flag(clean: bool) -> &'static str {
+    if clean { " " } else { "*" }
 }
 
 fn summary(_c: &mut Criterion) {
@@ -295,28 +457,46 @@ fn summary(_c: &mut Criterion) {
          (rayon feature of models: {PARALLEL})"
     );
     println!(
-        "   ns per particle per step, best of {ROUNDS} interleaved rounds of {STEPS} steps \
-         ({RK_STEPS} for RKMK4) on pools of 1 and 2 threads"
+        "   ns per particle per step on pools of 1 and 2 threads: best clean loop of {MIN_ROUNDS} to \
+         {MAX_ROUNDS} interleaved rounds; a loop: segments of {SEGMENT_STEPS} steps \
+         ({RK_SEGMENT_STEPS} for RKMK4) from the initial state, ≥ {MIN_LOOP_SECS} s on 1 thread; \
+         clean: other processes used ≤ {FOREIGN_MAX} CPU meanwhile; * = no clean loop, best \
+         loaded one)"
     );
     println!(
-        "  {:>7} | {:>8} {:>8} | {:>8} {:>8} | {:>8} {:>8} | rebuilds/100 steps",
+        "  {:>7} | {:>9} {:>9} | {:>9} {:>9} | {:>9} {:>9} | clean loops | rebuilds/100 steps",
         "N", "grad 1T", "2T", "expl 1T", "2T", "rkmk4 1T", "2T"
     );
     let mut rows = Vec::new();
     for n in SIZES {
         let r = measure(n, &pools);
-        println!(
-            "  {:>7} | {:>8.1} {:>8.1} | {:>8.1} {:>8.1} | {:>8.1} {:>8.1} | explicit {:.1}, rkmk4 {:.1}",
-            r.n,
-            r.ns[0][0],
-            r.ns[0][1],
-            r.ns[1][0],
-            r.ns[1][1],
-            r.ns[2][0],
-            r.ns[2][1],
-            r.rebuilds[0],
-            r.rebuilds[1]
+        let mut line = format!("  {n:>7} |");
+        for kind in 0..3 {
+            for pool in 0..2 {
+                line += &format!(" {:>8.1}{}", r.ns(kind, pool), flag(r.clean(kind, pool)));
+            }
+            line += " |";
+        }
+        let clean = r
+            .records
+            .iter()
+            .flatten()
+            .map(|c| c.clean)
+            .min()
+            .unwrap_or(0);
+        let total = r
+            .records
+            .iter()
+            .flatten()
+            .map(|c| c.total)
+            .max()
+            .unwrap_or(0);
+        line += &format!(
+            " {clean:>4} of {total:<4} | explicit {:.1}, rkmk4 {:.1}",
+            r.records[1][0].rebuilds_per_100_steps(),
+            r.records[2][0].rebuilds_per_100_steps()
         );
+        println!("{line}");
         rows.push(r);
     }
     let load_after = load();
@@ -327,10 +507,12 @@ fn summary(_c: &mut Criterion) {
     for (t, label) in ["1 thread ", "2 threads"].iter().enumerate() {
         let mut line = format!("     {label}:");
         for (k, kind) in KINDS.iter().enumerate() {
-            let xs = rows.iter().map(|r| r.ns[k][t]);
+            let xs = rows.iter().map(|r| r.ns(k, t));
             let ratio = xs.clone().fold(0.0, f64::max) / xs.fold(f64::INFINITY, f64::min);
+            let clean = rows.iter().all(|r| r.clean(k, t));
             line += &format!(
-                "  {kind} {ratio:.2} ({})",
+                "  {kind} {ratio:.2}{} ({})",
+                flag(clean),
                 verdict(ratio <= FLATNESS_TARGET)
             );
         }
@@ -340,8 +522,13 @@ fn summary(_c: &mut Criterion) {
     for r in rows.iter().filter(|r| SPEEDUP_SIZES.contains(&r.n)) {
         let mut line = format!("     N = {:>6}:", r.n);
         for (k, kind) in KINDS.iter().enumerate() {
-            let s = r.ns[k][0] / r.ns[k][1];
-            line += &format!("  {kind} {s:.2}× ({})", verdict(s >= SPEEDUP_TARGET));
+            let s = r.ns(k, 0) / r.ns(k, 1);
+            let clean = r.clean(k, 0) && r.clean(k, 1);
+            line += &format!(
+                "  {kind} {s:.2}×{} ({})",
+                flag(clean),
+                verdict(s >= SPEEDUP_TARGET)
+            );
         }
         println!("{line}");
     }
@@ -351,11 +538,10 @@ fn summary(_c: &mut Criterion) {
     );
     for r in rows.iter().filter(|r| SPEEDUP_SIZES.contains(&r.n)) {
         let mut line = format!("     N = {:>6}:", r.n);
-        for (kind, best) in KINDS.iter().zip(&r.best).skip(1) {
-            let f = best[0].outside();
+        for (kind, records) in KINDS.iter().zip(&r.records).skip(1) {
+            let f = records[0].best().0.outside();
             line += &format!(
-                "  {} {:.1} % (bound {:.2}×)",
-                kind,
+                "  {kind} {:.1} % (bound {:.2}×)",
                 100.0 * f,
                 1.0 / (f + 0.5 * (1.0 - f))
             );
