@@ -211,9 +211,10 @@ impl NeighbourList {
         if self.built { &self.order } else { &[] }
     }
 
-    /// The neighbours `j` of particle `i` (caller's indices): every `j ≠ i` within `r_c + skin`
-    /// of `i` at the last build, by increasing distance at that build. Empty if `i` is not a
-    /// particle of the last build.
+    /// The neighbours `j` of particle `i` (caller's indices): every `j ≠ i` within
+    /// `r_list = r_c + skin` of `i` at the last build, by increasing distance at that build up
+    /// to `r_list²/16` in `r²` (the rows are sorted by shells of that width). Empty if `i` is
+    /// not a particle of the last build.
     pub fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         let row: &[u32] = match self.rank.get(i) {
             Some(&k) if self.built => {
