@@ -13,12 +13,15 @@
 //!   runs the same trajectory in units of σ and rebuilds its list equally often per step
 //!   (printed); the rebuilds are part of the cost;
 //! - a timed loop is as many segments as make it last ≥ 0.3 s on one thread; the contenders
-//!   (3 kinds × 2 pools) run in interleaved rounds, and the best loop of each is kept;
+//!   (3 kinds × 2 pools) run in interleaved rounds;
 //! - the machine may be shared: the CPU time used by other processes during each loop is read
 //!   from `/proc` and only **clean** loops (others used ≤ 0.1 CPU) count; rounds go on (6 to
 //!   20) until every contender has 6 clean loops; a number from loaded loops only is marked `*`;
-//!   the speed-up is also given as the ratio of the medians of the clean loops (the host may
-//!   be shared too, which `/proc` does not show: the spread between the two is the noise);
+//! - times are the median of the clean loops; the speed-up is the median over the rounds of the
+//!   ratio of the 1- and 2-thread loops of the same round (adjacent in time, so that slow
+//!   changes of the load of the host — a VM's neighbours, which `/proc` does not show — cancel);
+//!   the same numbers from the best loops are given in parentheses (their spread from the
+//!   medians is the noise of the machine);
 //! - the pools are started and warmed up before the first round.
 //!
 //! It also reports the fraction of the 1-thread time spent outside the force evaluation (the
@@ -187,59 +190,64 @@ impl Sample {
     }
 }
 
-/// The samples of one contender (a kind of step on one pool) at one N.
+/// The median of a non-empty list.
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let k = xs.len();
+    if k % 2 == 1 {
+        xs[k / 2]
+    } else {
+        0.5 * (xs[k / 2 - 1] + xs[k / 2])
+    }
+}
+
+/// The loops of one contender (a kind of step on one pool) at one N, one per round.
 #[derive(Clone, Debug, Default)]
 struct Record {
+    /// Steps per loop.
     steps: usize,
-    best_clean: Option<Sample>,
-    best_any: Option<Sample>,
-    /// Seconds of every clean loop.
-    clean_secs: Vec<f64>,
-    clean: usize,
-    total: usize,
+    samples: Vec<Sample>,
     rebuilds: usize,
 }
 
 impl Record {
     fn add(&mut self, s: Sample, rebuilds: usize) {
-        let better = |b: Option<Sample>| b.is_none_or(|b| s.secs < b.secs);
-        if s.foreign <= FOREIGN_MAX {
-            self.clean += 1;
-            self.clean_secs.push(s.secs);
-            if better(self.best_clean) {
-                self.best_clean = Some(s);
-            }
-        }
-        if better(self.best_any) {
-            self.best_any = Some(s);
-        }
-        self.total += 1;
+        self.samples.push(s);
         self.rebuilds += rebuilds;
     }
-    /// The best clean sample (or, if there is none, the best one, flagged `false`).
+    fn clean(&self) -> impl Iterator<Item = &Sample> {
+        self.samples.iter().filter(|s| s.foreign <= FOREIGN_MAX)
+    }
+    fn clean_count(&self) -> usize {
+        self.clean().count()
+    }
+    /// The best clean loop (or, if there is none, the best loop, flagged `false`).
     fn best(&self) -> (Sample, bool) {
-        match (self.best_clean, self.best_any) {
-            (Some(s), _) => (s, true),
-            (None, Some(s)) => (s, false),
-            (None, None) => unreachable!("every contender is sampled"),
+        let best = |it: &mut dyn Iterator<Item = &Sample>| {
+            it.copied().min_by(|a, b| a.secs.total_cmp(&b.secs))
+        };
+        match best(&mut self.clean()) {
+            Some(s) => (s, true),
+            None => (
+                best(&mut self.samples.iter()).expect("every contender is sampled"),
+                false,
+            ),
         }
     }
-    fn ns_per_particle_step(&self, n: usize) -> f64 {
-        self.best().0.secs * 1e9 / (self.steps * n) as f64
-    }
-    /// The median over the clean loops (the best loop if there is none).
-    fn median_ns_per_particle_step(&self, n: usize) -> f64 {
-        let mut xs = self.clean_secs.clone();
-        xs.sort_by(f64::total_cmp);
-        let secs = match xs.len() {
-            0 => self.best().0.secs,
-            k if k % 2 == 1 => xs[k / 2],
-            k => 0.5 * (xs[k / 2 - 1] + xs[k / 2]),
+    /// ns per particle per step: the median of the clean loops (of all loops if none is clean,
+    /// flagged `false`), and of the best loop.
+    fn ns(&self, n: usize) -> (f64, f64, bool) {
+        let clean: Vec<f64> = self.clean().map(|s| s.secs).collect();
+        let (secs, ok) = if clean.is_empty() {
+            (median(self.samples.iter().map(|s| s.secs).collect()), false)
+        } else {
+            (median(clean), true)
         };
-        secs * 1e9 / (self.steps * n) as f64
+        let per = |secs: f64| secs * 1e9 / (self.steps * n) as f64;
+        (per(secs), per(self.best().0.secs), ok)
     }
     fn rebuilds_per_100_steps(&self) -> f64 {
-        100.0 * self.rebuilds as f64 / (self.total * self.steps) as f64
+        100.0 * self.rebuilds as f64 / (self.samples.len() * self.steps) as f64
     }
 }
 
@@ -252,14 +260,28 @@ struct Row {
 }
 
 impl Row {
-    fn ns(&self, kind: usize, pool: usize) -> f64 {
-        self.records[kind][pool].ns_per_particle_step(self.n)
+    /// Median and best ns per particle per step, and whether the median is over clean loops.
+    fn ns(&self, kind: usize, pool: usize) -> (f64, f64, bool) {
+        self.records[kind][pool].ns(self.n)
     }
-    fn median_ns(&self, kind: usize, pool: usize) -> f64 {
-        self.records[kind][pool].median_ns_per_particle_step(self.n)
-    }
-    fn clean(&self, kind: usize, pool: usize) -> bool {
-        self.records[kind][pool].best().1
+    /// The speed-up of 2 threads over 1: the median over the rounds in which both loops were
+    /// clean of the ratio of their times (adjacent in time, so that slow changes of the load of
+    /// the host cancel), and the ratio of the best loops; `false` if no round was clean.
+    fn speedup(&self, kind: usize) -> (f64, f64, bool) {
+        let [one, two] = &self.records[kind];
+        let paired: Vec<f64> = one
+            .samples
+            .iter()
+            .zip(&two.samples)
+            .filter(|(a, b)| a.foreign <= FOREIGN_MAX && b.foreign <= FOREIGN_MAX)
+            .map(|(a, b)| a.secs / b.secs)
+            .collect();
+        let best = one.best().0.secs / two.best().0.secs;
+        if paired.is_empty() {
+            (best, best, false)
+        } else {
+            (median(paired), best, true)
+        }
     }
 }
 
@@ -419,7 +441,10 @@ fn measure(n: usize, pools: &[rayon::ThreadPool; 2]) -> Row {
                 }
             });
         }
-        let enough = records.iter().flatten().all(|r| r.clean >= MIN_CLEAN);
+        let enough = records
+            .iter()
+            .flatten()
+            .all(|r| r.clean_count() >= MIN_CLEAN);
         if round + 1 >= MIN_ROUNDS && enough {
             break;
         }
@@ -445,7 +470,7 @@ fn verdict(ok: bool) -> &'static str {
     if ok { "ok" } else { "MISSED" }
 }
 
-/// `*` after a number taken from a loaded sample.
+/// `*` after a number taken from loaded loops.
 fn flag(clean: bool) -> &'static str {
     if clean { " " } else { "*" }
 }
@@ -476,11 +501,11 @@ fn summary(_c: &mut Criterion) {
          (rayon feature of models: {PARALLEL})"
     );
     println!(
-        "   ns per particle per step on pools of 1 and 2 threads: best clean loop of {MIN_ROUNDS} to \
-         {MAX_ROUNDS} interleaved rounds; a loop: segments of {SEGMENT_STEPS} steps \
-         ({RK_SEGMENT_STEPS} for RKMK4) from the initial state, ≥ {MIN_LOOP_SECS} s on 1 thread; \
-         clean: other processes used ≤ {FOREIGN_MAX} CPU meanwhile; * = no clean loop, best \
-         loaded one)"
+        "   ns per particle per step on pools of 1 and 2 threads: median of the clean loops of \
+         {MIN_ROUNDS} to {MAX_ROUNDS} interleaved rounds (until {MIN_CLEAN} clean loops each); a \
+         loop: segments of {SEGMENT_STEPS} steps ({RK_SEGMENT_STEPS} for RKMK4) from the initial \
+         state, ≥ {MIN_LOOP_SECS} s on 1 thread; clean: other processes used ≤ {FOREIGN_MAX} CPU \
+         meanwhile; * = no clean loop (median of all)"
     );
     println!(
         "  {:>7} | {:>9} {:>9} | {:>9} {:>9} | {:>9} {:>9} | clean loops | rebuilds/100 steps",
@@ -492,24 +517,14 @@ fn summary(_c: &mut Criterion) {
         let mut line = format!("  {n:>7} |");
         for kind in 0..3 {
             for pool in 0..2 {
-                line += &format!(" {:>8.1}{}", r.ns(kind, pool), flag(r.clean(kind, pool)));
+                let (median, _, clean) = r.ns(kind, pool);
+                line += &format!(" {median:>8.1}{}", flag(clean));
             }
             line += " |";
         }
-        let clean = r
-            .records
-            .iter()
-            .flatten()
-            .map(|c| c.clean)
-            .min()
-            .unwrap_or(0);
-        let total = r
-            .records
-            .iter()
-            .flatten()
-            .map(|c| c.total)
-            .max()
-            .unwrap_or(0);
+        let all = r.records.iter().flatten();
+        let clean = all.clone().map(Record::clean_count).min().unwrap_or(0);
+        let total = all.map(|c| c.samples.len()).max().unwrap_or(0);
         line += &format!(
             " {clean:>4} of {total:<4} | explicit {:.1}, rkmk4 {:.1}",
             r.records[1][0].rebuilds_per_100_steps(),
@@ -521,16 +536,21 @@ fn summary(_c: &mut Criterion) {
     let load_after = load();
     println!("== acceptance (load average before: {load_before}; after: {load_after})");
     println!(
-        "   flatness: max/min over N = 10³ … 10⁵ of ns per particle per step (target ≤ {FLATNESS_TARGET})"
+        "   flatness: max/min over N = 10³ … 10⁵ of ns per particle per step, medians (best \
+         loops in parentheses); target ≤ {FLATNESS_TARGET}"
     );
     for (t, label) in ["1 thread ", "2 threads"].iter().enumerate() {
         let mut line = format!("     {label}:");
         for (k, kind) in KINDS.iter().enumerate() {
-            let xs = rows.iter().map(|r| r.ns(k, t));
-            let ratio = xs.clone().fold(0.0, f64::max) / xs.fold(f64::INFINITY, f64::min);
-            let clean = rows.iter().all(|r| r.clean(k, t));
+            let spread = |x: &dyn Fn(&Row) -> f64| {
+                let xs = rows.iter().map(x);
+                xs.clone().fold(0.0, f64::max) / xs.fold(f64::INFINITY, f64::min)
+            };
+            let ratio = spread(&|r| r.ns(k, t).0);
+            let best = spread(&|r| r.ns(k, t).1);
+            let clean = rows.iter().all(|r| r.ns(k, t).2);
             line += &format!(
-                "  {kind} {ratio:.2}{} ({})",
+                "  {kind} {ratio:.2}{} ({best:.2}) {}",
                 flag(clean),
                 verdict(ratio <= FLATNESS_TARGET)
             );
@@ -538,17 +558,15 @@ fn summary(_c: &mut Criterion) {
         println!("{line}");
     }
     println!(
-        "   speed-up: 2 threads over 1, best loops (target ≥ {SPEEDUP_TARGET}), and the ratio of the \
-         medians of the clean loops"
+        "   speed-up of 2 threads over 1: median over the rounds of the paired ratio (ratio of the \
+         best loops in parentheses); target ≥ {SPEEDUP_TARGET}"
     );
     for r in rows.iter().filter(|r| SPEEDUP_SIZES.contains(&r.n)) {
         let mut line = format!("     N = {:>6}:", r.n);
         for (k, kind) in KINDS.iter().enumerate() {
-            let s = r.ns(k, 0) / r.ns(k, 1);
-            let median = r.median_ns(k, 0) / r.median_ns(k, 1);
-            let clean = r.clean(k, 0) && r.clean(k, 1);
+            let (s, best, clean) = r.speedup(k);
             line += &format!(
-                "  {kind} {s:.2}×{} ({}; medians {median:.2}×)",
+                "  {kind} {s:.2}×{} ({best:.2}×) {}",
                 flag(clean),
                 verdict(s >= SPEEDUP_TARGET)
             );
@@ -556,8 +574,8 @@ fn summary(_c: &mut Criterion) {
         println!("{line}");
     }
     println!(
-        "   serial part: fraction of the 1-thread time outside the force evaluation, and the \
-         Amdahl bound on 2 threads"
+        "   serial part: fraction of the 1-thread time outside the force evaluation (best loop), \
+         and the Amdahl bound on 2 threads"
     );
     for r in rows.iter().filter(|r| SPEEDUP_SIZES.contains(&r.n)) {
         let mut line = format!("     N = {:>6}:", r.n);
