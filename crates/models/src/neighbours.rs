@@ -133,7 +133,7 @@ pub struct NeighbourList {
     /// The gradient in cell order (scattered back to the caller's order).
     gradient: Vec<Vector3<f64>>,
     /// Positions `cell_start[c] .. cell_start[c + 1]` of the cell order are the particles of
-    /// cell `c = (x·m + y)·m + z`.
+    /// cell `c = (z·m + x)·m + y`.
     cell_start: Vec<u32>,
     /// The cell of each particle: in the caller's order during the sort, then in cell order.
     cell_of: Vec<u32>,
@@ -204,7 +204,7 @@ impl NeighbourList {
     }
 
     /// The cell order of the last build: `order()[k]` is the (caller's) index of the particle
-    /// at position `k`. A permutation of `0 .. len()`, sorted by cell (`(x·m + y)·m + z` on the
+    /// at position `k`. A permutation of `0 .. len()`, sorted by cell (`(z·m + x)·m + y` on the
     /// `m³` grid) and, within a cell, by index.
     #[must_use]
     pub fn order(&self) -> &[u32] {
@@ -459,14 +459,18 @@ impl NeighbourList {
     }
 }
 
-/// The cell `(x·m + y)·m + z` of `p` on the `m³` grid of `[−1, 1]³`; points outside the cube
-/// (or NaN) are clamped into the grid.
+/// The cell `(z·m + x)·m + y` of `p` on the `m³` grid of `[−1, 1]³` (`x, y, z ∈ 0 .. m` the
+/// coordinates of the cell); points outside the cube (or NaN) are clamped into the grid.
+///
+/// `z` first: the cell order is then close to the numbering of a Fibonacci lattice (by `z`),
+/// so that gathering its positions into cell order (and scattering the gradient back) runs
+/// through memory almost in sequence, without cache misses.
 fn cell_index(p: &Vector3<f64>, m: usize) -> usize {
     let coordinate = |x: f64| {
         let c = ((x + 1.0) * 0.5 * m as f64).floor();
         if c >= 0.0 { (c as usize).min(m - 1) } else { 0 }
     };
-    (coordinate(p.x) * m + coordinate(p.y)) * m + coordinate(p.z)
+    (coordinate(p.z) * m + coordinate(p.x)) * m + coordinate(p.y)
 }
 
 /// `f(i, &mut out[i])` for every `i`: in parallel chunks of [`CHUNK`] with the `rayon` feature.
@@ -520,21 +524,23 @@ struct Grid<'a> {
 
 impl Grid<'_> {
     /// The ranges `s..e` of cell-order positions in the 27 cells around that of `k` (the cells
-    /// along z with the same `(x, y)` are contiguous in cell order): at most 9, written to `out`;
+    /// along the innermost axis are contiguous in cell order): at most 9, written to `out`;
     /// returns how many.
     fn candidate_ranges(&self, k: usize, out: &mut [(usize, usize); 9]) -> usize {
         let m = self.m;
         let c = self.cell_of[k] as usize;
-        let (x, y, z) = (c / (m * m), (c / m) % m, c % m);
+        // The three coordinates of the cell, outermost first (`z, x, y`, see `cell_index`).
+        let (a, b, c) = (c / (m * m), (c / m) % m, c % m);
         let range = |v: usize| v.saturating_sub(1)..=(v + 1).min(m - 1);
-        let (z0, z1) = (z.saturating_sub(1), (z + 1).min(m - 1));
+        let (c0, c1) = (c.saturating_sub(1), (c + 1).min(m - 1));
         let mut columns = 0;
-        for cx in range(x) {
-            for cy in range(y) {
-                let base = (cx * m + cy) * m;
+        for ca in range(a) {
+            for cb in range(b) {
+                // The cells `c0 ..= c1` along the innermost axis are contiguous in cell order.
+                let base = (ca * m + cb) * m;
                 out[columns] = (
-                    self.cell_start[base + z0] as usize,
-                    self.cell_start[base + z1 + 1] as usize,
+                    self.cell_start[base + c0] as usize,
+                    self.cell_start[base + c1 + 1] as usize,
                 );
                 columns += 1;
             }
