@@ -16,8 +16,8 @@
 //! - a timed loop is as many segments as make it last ≥ 0.3 s on one thread; the contenders
 //!   (3 kinds × 2 pools) run in interleaved rounds;
 //! - the machine may be shared: the CPU time used by other processes during each loop is read
-//!   from `/proc` and only **clean** loops (others used ≤ 0.1 CPU) count; rounds go on (6 to
-//!   20) until every contender has 6 clean loops; a number from loaded loops only is marked `*`;
+//!   from `/proc` and only **clean** loops (others used ≤ 0.1 CPU) count; rounds go on (8 to
+//!   24) until every contender has 8 clean loops; a number from loaded loops only is marked `*`;
 //! - times are the median of the clean loops; the speed-up is the median over the rounds of the
 //!   ratio of the 1- and 2-thread loops of the same round (adjacent in time, so that slow
 //!   changes of the load of the host — a VM's neighbours, which `/proc` does not show — cancel);
@@ -65,9 +65,9 @@ const MIN_LOOP_SECS: f64 = 0.3;
 const JITTERED: usize = 8;
 /// Rounds (each contender once per round, interleaved): at least `MIN_ROUNDS`, then until every
 /// contender has `MIN_CLEAN` clean loops, at most `MAX_ROUNDS`.
-const MIN_ROUNDS: usize = 6;
-const MIN_CLEAN: usize = 6;
-const MAX_ROUNDS: usize = 20;
+const MIN_ROUNDS: usize = 8;
+const MIN_CLEAN: usize = 8;
+const MAX_ROUNDS: usize = 24;
 /// A loop is clean if other processes used at most this many CPUs on average meanwhile.
 const FOREIGN_MAX: f64 = 0.1;
 /// The targets of the performance issue.
