@@ -1,5 +1,8 @@
 //! The neighbour-list gradient against the all-pairs gradient with the same cut-off, the list's
-//! completeness, its rebuild rule, and the diagonal-inertia Lie field against [`LieField`].
+//! completeness (also off the sphere and outside the grid's cube), its rebuild rule, its
+//! internal cell order (a permutation; results equivariant under renumbering the particles),
+//! rows sorted by distance, results bitwise independent of the number of threads, and the
+//! diagonal-inertia Lie field against [`LieField`].
 
 use homogeneous::{LieVectorField, TangentSphere2};
 use models::models::{LennardJonesPotential, LennardJonesTerm};
@@ -80,11 +83,10 @@ fn list_is_complete_and_rebuilt_only_when_stale() {
     assert!(list.update(&q));
     let r2 = (rc + skin) * (rc + skin);
     for i in 0..n {
-        let mut expected: Vec<u32> = (0..n)
+        let mut expected: Vec<usize> = (0..n)
             .filter(|&j| j != i && (q[i] - q[j]).norm_squared() < r2)
-            .map(|j| j as u32)
             .collect();
-        let mut found = list.neighbours(i).to_vec();
+        let mut found: Vec<usize> = list.neighbours(i).collect();
         expected.sort_unstable();
         found.sort_unstable();
         assert_eq!(found, expected, "particle {i}");
@@ -174,4 +176,204 @@ fn large_preset_has_o1_neighbours_per_particle() {
     assert_eq!(sys.potential().rebuilds(), 1);
     assert!(LennardJones::large(0, 0.01, 2.5, 0.3).is_err());
     assert!(LennardJones::large(10, 0.01, -1.0, 0.3).is_err());
+}
+
+/// A random permutation (Fisher–Yates).
+fn shuffled(n: usize, seed: u64) -> Vec<usize> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        p.swap(i, rng.random_range(0..=i));
+    }
+    p
+}
+
+/// Every pair closer than `r` by brute force, per particle, sorted.
+fn brute_force_rows(q: &[Vector3<f64>], r: f64) -> Vec<Vec<usize>> {
+    (0..q.len())
+        .map(|i| {
+            (0..q.len())
+                .filter(|&j| j != i && (q[i] - q[j]).norm_squared() < r * r)
+                .collect()
+        })
+        .collect()
+}
+
+fn sorted_rows(list: &NeighbourList, n: usize) -> Vec<Vec<usize>> {
+    (0..n)
+        .map(|i| {
+            let mut row: Vec<usize> = list.neighbours(i).collect();
+            row.sort_unstable();
+            row
+        })
+        .collect()
+}
+
+#[test]
+fn order_is_a_permutation_and_rows_are_sorted_by_distance() {
+    let n = 3000;
+    let (_, rc, sigma) = setup(n);
+    let skin = 0.3 * sigma;
+    let r_list = rc + skin;
+    let q = jittered(n, 0.2 * hexagonal_spacing(n), 21);
+    let mut list = NeighbourList::new(rc, skin).unwrap();
+    assert!(list.is_empty() && list.order().is_empty());
+    list.build(&q);
+    assert_eq!(list.len(), n);
+    let mut seen = vec![false; n];
+    for &i in list.order() {
+        assert!(!seen[i as usize], "{i} twice in the order");
+        seen[i as usize] = true;
+    }
+    assert!(seen.iter().all(|&s| s));
+    // Rows by increasing distance, up to the width of a shell, r_list²/16.
+    let shell = r_list * r_list / 16.0;
+    for i in 0..n {
+        let d2: Vec<f64> = list
+            .neighbours(i)
+            .map(|j| (q[i] - q[j]).norm_squared())
+            .collect();
+        for w in d2.windows(2) {
+            assert!(w[1] > w[0] - shell, "particle {i}: {d2:?}");
+        }
+    }
+    // Out of range: an empty row, no panic.
+    assert_eq!(list.neighbours(n).count(), 0);
+}
+
+#[test]
+fn list_is_complete_off_the_sphere_and_outside_the_cube() {
+    // Points in the cube [−1.4, 1.4]³ (many outside the grid's [−1, 1]³, clamped into the
+    // border cells): the list is a property of the point set, not of the sphere.
+    let n = 1500;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let q: Vec<Vector3<f64>> = (0..n)
+        .map(|_| {
+            let v = Vector3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            );
+            v * 1.4
+        })
+        .collect();
+    for (rc, skin) in [(0.1, 0.05), (0.31, 0.2), (1.5, 0.5)] {
+        let mut list = NeighbourList::new(rc, skin).unwrap();
+        list.build(&q);
+        assert_eq!(
+            sorted_rows(&list, n),
+            brute_force_rows(&q, rc + skin),
+            "r_c = {rc}"
+        );
+    }
+}
+
+#[test]
+fn renumbering_the_particles_permutes_the_gradient() {
+    // V is invariant under a relabelling π, and ∂V/∂q_{π(i)} of the relabelled set is ∂V/∂qᵢ
+    // (to round-off: the order of the sums within a row depends on the numbering in a cell).
+    let n = 2500;
+    let (term, rc, sigma) = setup(n);
+    let q = jittered(n, 0.2 * hexagonal_spacing(n), 8);
+    let pi = shuffled(n, 9);
+    let qp: Vec<Vector3<f64>> = pi.iter().map(|&i| q[i]).collect();
+    let a = NeighbourPotential::new(n, term, rc, 0.3 * sigma).unwrap();
+    let b = NeighbourPotential::new(n, term, rc, 0.3 * sigma).unwrap();
+    let (mut g, mut gp) = (vec![Vector3::zeros(); n], vec![Vector3::zeros(); n]);
+    let v = a.gradient(&q, &mut g);
+    let vp = b.gradient(&qp, &mut gp);
+    assert!((v - vp).abs() <= 1e-13 * v.abs().max(1.0), "{v} vs {vp}");
+    let back: Vec<Vector3<f64>> = {
+        let mut back = vec![Vector3::zeros(); n];
+        for (k, &i) in pi.iter().enumerate() {
+            back[i] = gp[k];
+        }
+        back
+    };
+    assert!(rel_diff(&back, &g) <= 1e-13);
+    // And a randomly numbered set against all pairs.
+    let mut g_all = vec![Vector3::zeros(); n];
+    LennardJonesPotential::new(n, term).gradient(&qp, &mut g_all);
+    assert!(rel_diff(&gp, &g_all) <= 1e-13);
+}
+
+#[test]
+fn a_non_finite_position_makes_the_list_stale() {
+    let n = 500;
+    let (_, rc, sigma) = setup(n);
+    let mut list = NeighbourList::new(rc, 0.3 * sigma).unwrap();
+    let mut q = fibonacci_sphere(n);
+    assert!(list.update(&q));
+    assert!(!list.update(&q));
+    q[123].x = f64::NAN;
+    assert!(list.update(&q));
+    // Fewer particles: rebuilt for the new size.
+    assert!(list.update(&q[..400]));
+    assert_eq!(list.len(), 400);
+}
+
+#[test]
+fn too_many_particles_is_a_typed_error() {
+    let (term, rc, sigma) = setup(1000);
+    let n = u32::MAX as usize + 1;
+    assert!(matches!(
+        NeighbourPotential::new(n, term, rc, 0.3 * sigma),
+        Err(models::ModelError::DimensionMismatch { found, .. }) if found == n
+    ));
+    assert!(NeighbourList::new(rc, f64::NAN).is_err());
+    assert!(NeighbourList::new(0.0, 0.1).is_err());
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+fn results_are_bitwise_independent_of_the_number_of_threads() {
+    // Blocks and chunks are fixed, each force is summed over its own row in a fixed order and
+    // the energy over the blocks in order: 1, 2 and 3 threads give the same bits.
+    let n = 20_000;
+    let (sys, q) = LennardJones::large(n, 0.01, 2.5, 0.3).unwrap();
+    let q: Vec<Vector3<f64>> = {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let sigma = sys.potential().cutoff() / 2.5;
+        q.iter()
+            .map(|p| {
+                let d = Vector3::new(
+                    rng.random_range(-0.1..0.1),
+                    rng.random_range(-0.1..0.1),
+                    rng.random_range(-0.1..0.1),
+                );
+                (p + d * sigma).normalize()
+            })
+            .collect()
+    };
+    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let pts: Vec<TangentSphere2<f64>> = q
+        .iter()
+        .zip(&omega)
+        .map(|(a, b)| TangentSphere2::new_projected(*a, *b).unwrap())
+        .collect();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            // A fresh system each time, so that the list is built on this pool too.
+            let (sys, _) = LennardJones::large(n, 0.01, 2.5, 0.3).unwrap();
+            let mut g = vec![Vector3::zeros(); n];
+            let v = sys.potential().gradient(&q, &mut g);
+            let mut f = Vec::new();
+            DiagonalLieField::new(&sys).eval(0.0, &pts, &mut f);
+            let mut acc = vec![Vector3::zeros(); n];
+            sys.angular_accelerations(&q, &mut g.clone(), &mut acc);
+            (v.to_bits(), g, f, acc)
+        })
+    };
+    let one = run(1);
+    for threads in [2, 3] {
+        let other = run(threads);
+        assert_eq!(one.0, other.0, "V with {threads} threads");
+        assert!(one.1 == other.1, "gradient with {threads} threads");
+        assert!(one.2 == other.2, "Lie field with {threads} threads");
+        assert!(one.3 == other.3, "accelerations with {threads} threads");
+    }
 }
