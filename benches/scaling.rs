@@ -26,7 +26,7 @@
 //! - the pools are started and warmed up before the first round.
 //!
 //! It also reports the fraction of the 1-thread time spent outside the force evaluation (the
-//! `O(N)` loops of the explicit step in `support/variational.rs`, and the RKMK engine's `O(N)`
+//! `O(N)` loops of `SphereVariational`'s explicit step, and the RKMK engine's `O(N)`
 //! work, both serial), which bounds the 2-thread speed-up (Amdahl). Criterion groups follow,
 //! with throughput in particles.
 
@@ -43,9 +43,7 @@ use std::cell::Cell;
 use std::hint::black_box;
 use std::time::Instant;
 
-#[path = "support/variational.rs"]
-mod variational;
-use variational::ExplicitVariational;
+use schemes::variational::SphereVariational;
 
 type Pot = NeighbourPotential<LennardJonesTerm>;
 type Sys = DiagonalSystem<Pot>;
@@ -302,8 +300,10 @@ struct Work<'a> {
     omega0: Vec<Vector3<f64>>,
     h: f64,
     grad: Vec<Vector3<f64>>,
-    timed_pot: TimedPotential<'a, Pot>,
-    var: ExplicitVariational,
+    /// The library's explicit variational integrator [LLM09, (3.17)–(3.18)] on the system with
+    /// a timed potential (the diagonal-inertia path), and its ping-pong state.
+    var: SphereVariational<DiagonalSystem<TimedPotential<'a, Pot>>>,
+    var_state: [Vec<Vector3<f64>>; 4],
     field: TimedField<DiagonalLieField<'a, Pot>>,
     field_out: Vec<Vector6<f64>>,
     stepper: schemes::methods::AnyStepper<Act>,
@@ -317,7 +317,11 @@ impl<'a> Work<'a> {
             inner: sys.potential(),
             secs: Cell::new(0.0),
         };
-        let var = ExplicitVariational::new(&timed_pot, q0.clone(), omega0.clone());
+        let var = SphereVariational::explicit(
+            DiagonalSystem::new(sys.masses().to_vec(), timed_pot).expect("valid masses"),
+        )
+        .expect("diagonal inertia");
+        let var_state = [q0.clone(), omega0.clone(), q0.clone(), omega0.clone()];
         let y = points(&q0, &omega0);
         let amplitude = 0.05 * sigma(sys.potential()) / 3f64.sqrt();
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -334,8 +338,8 @@ impl<'a> Work<'a> {
         Self {
             sys,
             grad: vec![Vector3::zeros(); q0.len()],
-            timed_pot,
             var,
+            var_state,
             field: TimedField {
                 inner: DiagonalLieField::new(sys),
                 secs: Cell::new(0.0),
@@ -361,8 +365,10 @@ impl<'a> Work<'a> {
     fn reset(&mut self, kind: usize) {
         match kind {
             1 => {
-                self.var =
-                    ExplicitVariational::new(&self.timed_pot, self.q0.clone(), self.omega0.clone());
+                // The first step from here computes the gradient at q₀ (timed, as a force
+                // evaluation): one gradient more per segment, the same at every N.
+                self.var_state[0].clone_from(&self.q0);
+                self.var_state[1].clone_from(&self.omega0);
             }
             2 => {
                 self.y = points(&self.q0, &self.omega0);
@@ -382,7 +388,14 @@ impl<'a> Work<'a> {
                 let q = &self.jittered[self.calls % JITTERED];
                 black_box(self.sys.potential().gradient(q, &mut self.grad));
             }
-            1 => self.var.step(&self.timed_pot, self.sys.masses(), self.h),
+            1 => {
+                let [q, w, q1, w1] = &mut self.var_state;
+                self.var
+                    .step_slices(0.0, q, w, self.h, q1, w1)
+                    .expect("explicit step");
+                core::mem::swap(q, q1);
+                core::mem::swap(w, w1);
+            }
             _ => {
                 self.y = self
                     .stepper
@@ -397,7 +410,7 @@ impl<'a> Work<'a> {
     fn force_secs(&self, kind: usize) -> Option<f64> {
         match kind {
             0 => None,
-            1 => Some(self.timed_pot.secs.get()),
+            1 => Some(self.var.lagrangian().potential().secs.get()),
             _ => Some(self.field.secs.get()),
         }
     }
@@ -477,8 +490,7 @@ fn measure(n: usize, pools: &[rayon::ThreadPool; 2]) -> Row {
         }
     }
     assert!(
-        work.var
-            .q
+        work.var_state[0]
             .iter()
             .chain(work.y.iter().map(TangentSphere2::q))
             .all(|p| p.norm().is_finite()),
@@ -632,8 +644,14 @@ fn groups(c: &mut Criterion) {
             b.iter(|| black_box(pot.gradient(&q, &mut g)));
         });
         group.bench_function(BenchmarkId::new("explicit-variational", n), |b| {
-            let mut var = ExplicitVariational::new(pot, q.clone(), omega.clone());
-            b.iter(|| var.step(pot, sys.masses(), h));
+            let mut var = SphereVariational::explicit(&sys).expect("diagonal inertia");
+            let [mut qa, mut wa, mut qb, mut wb] = [q.clone(), omega.clone(), q.clone(), omega.clone()];
+            b.iter(|| {
+                var.step_slices(0.0, &qa, &wa, h, &mut qb, &mut wb)
+                    .expect("explicit step");
+                core::mem::swap(&mut qa, &mut qb);
+                core::mem::swap(&mut wa, &mut wb);
+            });
         });
         group.bench_function(BenchmarkId::new("rkmk4", n), |b| {
             let field = DiagonalLieField::new(&sys);
