@@ -645,7 +645,8 @@ fn groups(c: &mut Criterion) {
         });
         group.bench_function(BenchmarkId::new("explicit-variational", n), |b| {
             let mut var = SphereVariational::explicit(&sys).expect("diagonal inertia");
-            let [mut qa, mut wa, mut qb, mut wb] = [q.clone(), omega.clone(), q.clone(), omega.clone()];
+            let [mut qa, mut wa, mut qb, mut wb] =
+                [q.clone(), omega.clone(), q.clone(), omega.clone()];
             b.iter(|| {
                 var.step_slices(0.0, &qa, &wa, h, &mut qb, &mut wb)
                     .expect("explicit step");

@@ -299,16 +299,7 @@ impl<A: Action, D> CommutatorFree<A, D> {
     where
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
-        let check = |k: &Algebra<A>, ti: Scalar<A>| {
-            if k.all_finite() {
-                Ok(())
-            } else {
-                Err(SchemeError::NonFinite {
-                    what: "vector field",
-                    t: re(ti),
-                })
-            }
-        };
+        let check = crate::coeffs::finite_field::<Algebra<A>>;
         let ti = |i: usize| t + h * c::<Scalar<A>>(fz.c[i]);
         let z = action.algebra_zero(y);
         let mut v = z.clone();

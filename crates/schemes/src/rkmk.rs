@@ -133,16 +133,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         let hc = |x: f64| h * c::<Scalar<A>>(x);
-        let check = |k: &Algebra<A>, ti: Scalar<A>| {
-            if k.all_finite() {
-                Ok(())
-            } else {
-                Err(SchemeError::NonFinite {
-                    what: "vector field",
-                    t: re(ti),
-                })
-            }
-        };
+        let check = crate::coeffs::finite_field::<Algebra<A>>;
         let z = action.algebra_zero(y);
         let mut k = z.clone();
         let t1 = t + hc(co[10]);
