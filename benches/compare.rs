@@ -19,6 +19,17 @@
 //! Before criterion's per-method groups, a summary measures the ratios that matter by
 //! interleaving the contenders (best of several rounds, so that load on the machine affects
 //! both sides alike) and prints them.
+//!
+//! **A steady heap for the baseline.** `ode_solvers`' `Rk4::integrate` stores every step in
+//! `Vec`s that each fresh solver grows from empty (it has no option to keep only the last
+//! step). With glibc's default trim threshold the grown memory is returned to the system when a
+//! batch ends, and the next batch page-faults it back in; whether that happens depends on what
+//! else lives on the heap, so the same code measured 54–58 ns or 99–118 ns per heavy-top step
+//! from one build to the next. The process therefore first tells glibc (`mallopt`) never to
+//! trim and to serve all our sizes from the heap: the baseline then pays for storing each step
+//! into memory that is already mapped, and nothing else. (A single long run pays more: 10⁶
+//! steps of the heavy top cost 150–185 ns per step, for the page faults of its 96 MB of
+//! output.)
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use homogeneous::{PowerAction, TangentSphere2, TangentSphereAction, VecPowerAction};
@@ -422,7 +433,21 @@ fn lj_summary() {
     );
 }
 
+/// Keep freed memory mapped and serve large blocks from the heap (glibc), so that
+/// `ode_solvers`' per-step output storage does not page-fault from batch to batch (see the
+/// module documentation). Other allocators: nothing to do.
+fn steady_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only changes allocator parameters; it is called before any timing, on
+    // the main thread, with documented parameter values.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+    }
+}
+
 fn summary(_c: &mut Criterion) {
+    steady_heap();
     if std::env::var_os("SKIP_SUMMARY").is_some() {
         return; // criterion groups only
     }

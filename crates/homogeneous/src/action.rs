@@ -77,6 +77,7 @@ pub trait Action: Clone + Debug {
     /// move their stage points with it, so that runtime-sized points (powers with `N` chosen at
     /// run time) reuse their storage; the shipped power and product actions and
     /// [`LeftMultiplication`](crate::LeftMultiplication) override it without allocating.
+    #[inline]
     fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
         *p = self.act_exp(xi, p);
     }

@@ -59,7 +59,7 @@ impl<G: LieGroup> Action for LeftMultiplication<G> {
         p.algebra_zero()
     }
 
-    #[inline]
+    #[inline(always)]
     fn act_exp(&self, xi: &G::Algebra, p: &G) -> G {
         let mut q = p.clone();
         q.exp_left_mul_assign(xi);

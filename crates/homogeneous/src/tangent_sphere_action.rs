@@ -103,8 +103,10 @@ impl<T: RealField + Copy> Action for TangentSphereAction<T> {
         TangentSphere2::new_unchecked(q, omega)
     }
 
-    /// `q' = exp(û) q`, `ω' = exp(û) ω + (V(u) v) × q'` (no matrices).
-    #[inline]
+    /// `q' = exp(û) q`, `ω' = exp(û) ω + (V(u) v) × q'` (no matrices). Always inlined:
+    /// integrators call it on their critical path, where a call would spill every live
+    /// floating-point register (all are caller-saved).
+    #[inline(always)]
     fn act_exp(&self, xi: &Vector6<T>, p: &TangentSphere2<T>) -> TangentSphere2<T> {
         let (u, v) = split(xi);
         let k = coefficients(u.norm_squared());
@@ -112,6 +114,11 @@ impl<T: RealField + Copy> Action for TangentSphereAction<T> {
         let a = left_jacobian(&u, &k, &v);
         let omega = rotate_exp(&u, &k, p.omega()) + a.cross(&q);
         TangentSphere2::new_unchecked(q, omega)
+    }
+
+    #[inline(always)]
+    fn act_exp_assign(&self, xi: &Vector6<T>, p: &mut TangentSphere2<T>) {
+        *p = self.act_exp(xi, p);
     }
 
     /// `(u × q, u × ω + v × q)`, in the ambient order `(q̇, ω̇)`.

@@ -95,6 +95,10 @@ impl<T: RealField + Copy, const D: usize> LieGroup for Rn<T, D> {
     fn dexpinv(_u: &SVector<T, D>, v: &SVector<T, D>) -> SVector<T, D> {
         *v
     }
+    #[inline(always)]
+    fn dexpinv_into(_u: &SVector<T, D>, v: &SVector<T, D>, out: &mut SVector<T, D>) {
+        *out = *v;
+    }
     #[inline]
     fn all_finite(&self) -> bool {
         self.0.iter().all(|x| x.is_finite())

@@ -395,22 +395,16 @@ impl<T: RealField + Copy> LieGroup for Se3<T> {
     /// 10 ulps for `α ≥ 2.75` (measured); since `g̃₂ A×(A×B)` has size at most
     /// `α³ (g₂′/α) |a||B| ≈ 0.03 |a||B|` there, this adds at most about two ulps of `|a||B|` to
     /// the error of `c`. Singular at `α = 2π`.
+    #[inline]
     fn dexpinv(u: &Vector6<T>, v: &Vector6<T>) -> Vector6<T> {
-        let (a_rot, a_tr) = split(u);
-        let (b_rot, b_tr) = split(v);
-        let mut f = AngleFns::new(a_rot.dot(&a_rot));
-        let g2 = f.g2();
-        let g2t = a_rot.dot(&a_tr) * f.g2p();
-        let half = c::<T>(0.5);
-        let ab = a_rot.cross(&b_rot);
-        let aab = a_rot.cross(&ab);
-        let out_rot = b_rot - ab * half + aab * g2;
-        let a_tr_b = a_tr.cross(&b_rot);
-        let a_b_tr = a_rot.cross(&b_tr);
-        let out_tr = b_tr - (a_tr_b + a_b_tr) * half
-            + (a_rot.cross(&a_tr_b) + a_tr.cross(&ab) + a_rot.cross(&a_b_tr)) * g2
-            + aab * g2t;
-        join(&out_rot, &out_tr)
+        se3_dexpinv(u, v)
+    }
+
+    /// Always inlined: integrators call it on their critical path, where a call would spill
+    /// every live floating-point register (all are caller-saved).
+    #[inline(always)]
+    fn dexpinv_into(u: &Vector6<T>, v: &Vector6<T>, out: &mut Vector6<T>) {
+        *out = se3_dexpinv(u, v);
     }
 
     #[inline]
@@ -510,4 +504,24 @@ impl<T: RealField + Copy> From<Se3<T>> for Isometry3<T> {
             UnitQuaternion::from(g.rotation),
         )
     }
+}
+
+/// `dexp⁻¹` of SE(3) (see [`Se3::dexpinv`](LieGroup::dexpinv) for the formula).
+#[inline(always)]
+fn se3_dexpinv<T: RealField + Copy>(u: &Vector6<T>, v: &Vector6<T>) -> Vector6<T> {
+    let (a_rot, a_tr) = split(u);
+    let (b_rot, b_tr) = split(v);
+    let mut f = AngleFns::new(a_rot.dot(&a_rot));
+    let g2 = f.g2();
+    let g2t = a_rot.dot(&a_tr) * f.g2p();
+    let half = c::<T>(0.5);
+    let ab = a_rot.cross(&b_rot);
+    let aab = a_rot.cross(&ab);
+    let out_rot = b_rot - ab * half + aab * g2;
+    let a_tr_b = a_tr.cross(&b_rot);
+    let a_b_tr = a_rot.cross(&b_tr);
+    let out_tr = b_tr - (a_tr_b + a_b_tr) * half
+        + (a_rot.cross(&a_tr_b) + a_tr.cross(&ab) + a_rot.cross(&a_b_tr)) * g2
+        + aab * g2t;
+    join(&out_rot, &out_tr)
 }

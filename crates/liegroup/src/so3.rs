@@ -456,7 +456,7 @@ pub(crate) fn rodrigues_matrix<T: RealField + Copy>(u: &Vector3<T>, a: T, b: T) 
 }
 
 /// `v + b u×v + c u×(u×v)`, i.e. `(I + bU + cU²) v`.
-#[inline]
+#[inline(always)]
 pub(crate) fn apply_quadratic<T: RealField + Copy>(
     u: &Vector3<T>,
     v: &Vector3<T>,
@@ -476,6 +476,7 @@ pub(crate) fn so3_dexp<T: RealField + Copy>(u: &Vector3<T>, v: &Vector3<T>) -> V
 }
 
 /// so(3) `dexp_u⁻¹ v = v − ½ u×v + g₂(α) u×(u×v)`.
+#[inline(always)]
 #[inline(always)]
 pub(crate) fn so3_dexpinv<T: RealField + Copy>(u: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
     let mut f = AngleFns::new(u.dot(u));
@@ -818,6 +819,13 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
     #[inline(always)]
     fn dexpinv(u: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
         so3_dexpinv(u, v)
+    }
+
+    /// Always inlined: integrators call it on their critical path, where a call would spill
+    /// every live floating-point register (all are caller-saved).
+    #[inline(always)]
+    fn dexpinv_into(u: &Vector3<T>, v: &Vector3<T>, out: &mut Vector3<T>) {
+        *out = so3_dexpinv(u, v);
     }
 
     #[inline]
