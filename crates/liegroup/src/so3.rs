@@ -477,7 +477,6 @@ pub(crate) fn so3_dexp<T: RealField + Copy>(u: &Vector3<T>, v: &Vector3<T>) -> V
 
 /// so(3) `dexp_u⁻¹ v = v − ½ u×v + g₂(α) u×(u×v)`.
 #[inline(always)]
-#[inline(always)]
 pub(crate) fn so3_dexpinv<T: RealField + Copy>(u: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
     let mut f = AngleFns::new(u.dot(u));
     apply_quadratic(u, v, c::<T>(-0.5), f.g2())
