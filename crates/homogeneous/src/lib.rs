@@ -90,7 +90,7 @@ pub use action::{Action, LieVectorField, ManifoldPoint};
 pub use coadjoint::{CoadjointAction, Se3Coadjoint, So3Coadjoint};
 pub use error::HomogeneousError;
 pub use left::LeftMultiplication;
-pub use power::{PowerAction, VecPowerAction};
+pub use power::{PowerAction, PowerFactor, VecPowerAction};
 pub use rotation::RotationAction;
 pub use sphere::{SPHERE_TOLERANCE, Sphere2};
 pub use tangent_sphere::{TANGENCY_TOLERANCE, TangentSphere2};
