@@ -121,7 +121,8 @@ fn explicit_step_errors_name_the_same_body_on_any_pool() {
     // A non-finite ω.
     let mut nan = w.clone();
     nan[N - 100].y = f64::NAN;
-    let cases: [(&str, &[Vector3<f64>], &[Vector3<f64>], String); 4] = [
+    type Case<'a> = (&'a str, &'a [Vector3<f64>], &'a [Vector3<f64>], String);
+    let cases: [Case; 4] = [
         (
             "off the sphere",
             &off,
@@ -171,7 +172,7 @@ fn lie_field(_t: f64, p: &Vec<TangentSphere2>, out: &mut Vec<Vector6<f64>>) {
     }
 }
 
-fn rkmk_steps(id: &str, y0: &Vec<TangentSphere2>) -> Vec<TangentSphere2> {
+fn rkmk_steps(id: &str, y0: &[TangentSphere2]) -> Vec<TangentSphere2> {
     let action = Act::new(TangentSphereAction::new());
     let mut stepper = schemes::methods::find(id).unwrap().stepper::<Act>();
     let f = |t: f64, p: &Vec<TangentSphere2>| {
@@ -179,7 +180,7 @@ fn rkmk_steps(id: &str, y0: &Vec<TangentSphere2>) -> Vec<TangentSphere2> {
         lie_field(t, p, &mut out);
         out
     };
-    let mut y = y0.clone();
+    let mut y = y0.to_vec();
     for k in 0..3 {
         y = stepper
             .step(&action, &f, 0.01 * f64::from(k), &y, 0.01, None)

@@ -384,6 +384,14 @@ fn scan_state<T: VariationalScalar>(
     scan_chunk(q, om, cache, compare)
 }
 
+/// Three per-body vectors and the masses of a chunk of bodies (the inputs of a pass).
+type Bodies<'a, T> = (
+    &'a [Vector3<T>],
+    &'a [Vector3<T>],
+    &'a [Vector3<T>],
+    &'a [f64],
+);
+
 /// What one pass of [`increments`] found: a non-finite gradient, and the smallest index of a
 /// body with `|aᵢ| ≥ 1` (the same for any split of the bodies).
 #[derive(Clone, Copy, Debug, Default)]
@@ -412,7 +420,7 @@ impl Increments {
 #[allow(clippy::too_many_arguments)]
 fn increments_chunk<T: VariationalScalar>(
     offset: usize,
-    (q0, w0, grad, masses): (&[Vector3<T>], &[Vector3<T>], &[Vector3<T>], &[f64]),
+    (q0, w0, grad, masses): Bodies<'_, T>,
     h: T,
     half_h2: T,
     delta: &mut [Vector3<T>],
@@ -501,7 +509,7 @@ impl Velocities {
 /// (3.18) on a chunk of bodies: `ωᵢ′ = rᵢ/(Mᵢᵢ|qᵢ′|²)`, `rᵢ = qᵢ′ × (Mᵢᵢ Δᵢ/h − (h/2)
 /// ∂V/∂qᵢ(q′))`; checks the gradient and the new state `(qᵢ′, ωᵢ′)` finite.
 fn velocities_chunk<T: VariationalScalar>(
-    (q1, delta, grad, masses): (&[Vector3<T>], &[Vector3<T>], &[Vector3<T>], &[f64]),
+    (q1, delta, grad, masses): Bodies<'_, T>,
     inv_h: T,
     half_h: T,
     w1: &mut [Vector3<T>],
