@@ -105,7 +105,7 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
 /// Coordinates are concatenated in factor order.
 ///
 /// With the `rayon` feature the factor-by-factor loops (`act`, `act_exp`, `act_exp_assign`,
-/// `generator`, `point_is_finite`, `algebra_zero`) run on rayon's current pool for at least
+/// `generator`, `point_is_finite`, `algebra_zero`, `copy_point`, `clone_point`) run on rayon's current pool for at least
 /// [`PAR_THRESHOLD`](liegroup::par::PAR_THRESHOLD) factors, with results bitwise identical to the
 /// serial loops for any number of threads ([`liegroup::par`]); the factor action must be a
 /// [`PowerFactor`].
@@ -217,5 +217,17 @@ impl<A: PowerFactor> Action for VecPowerAction<A> {
 
     fn point_is_finite(&self, p: &Self::Point) -> bool {
         par::all(p, |x| self.factor.point_is_finite(x))
+    }
+
+    fn copy_point(&self, dst: &mut Self::Point, src: &Self::Point) {
+        if dst.len() == src.len() {
+            par::zip_mut(dst, src, |d, s| self.factor.copy_point(d, s));
+        } else {
+            dst.clone_from(src);
+        }
+    }
+
+    fn clone_point(&self, p: &Self::Point) -> Self::Point {
+        par::map(p, |x| self.factor.clone_point(x))
     }
 }
