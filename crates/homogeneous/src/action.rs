@@ -89,6 +89,21 @@ pub trait Action: Clone + Debug {
     /// `true` when every number stored in `p` is finite (the drivers stop with a typed error
     /// otherwise).
     fn point_is_finite(&self, p: &Self::Point) -> bool;
+
+    /// `dst ← src` into existing storage (default: `clone_from`). Integrators copy their stage
+    /// points with it; [`VecPowerAction`](crate::VecPowerAction) copies long points on rayon's
+    /// pool with the `rayon` feature. Must be an exact copy.
+    fn copy_point(&self, dst: &mut Self::Point, src: &Self::Point) {
+        dst.clone_from(src);
+    }
+
+    /// A copy of `p` (default: `clone`). Integrators make their results with it;
+    /// [`VecPowerAction`](crate::VecPowerAction) copies long points on rayon's pool with the
+    /// `rayon` feature. Must be an exact copy.
+    #[must_use]
+    fn clone_point(&self, p: &Self::Point) -> Self::Point {
+        p.clone()
+    }
 }
 
 /// A Lie group vector field on a homogeneous space: `f: (t, p) ↦ f(t, p) ∈ 𝔤`, defining the ODE

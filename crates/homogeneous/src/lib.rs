@@ -28,6 +28,12 @@
 //! and return [`HomogeneousError`]; the actions are infallible kernels. [`TransitiveAction`]
 //! gives a group element carrying one point to another (initial conditions, tests).
 //!
+//! With the `rayon` feature (which turns on that of `liegroup`), the factor-by-factor loops of a
+//! long [`VecPowerAction`] (and the finiteness check of `Vec` points) run on rayon's current
+//! thread pool from `liegroup::par::PAR_THRESHOLD` factors on, with results bitwise identical
+//! to the serial loops for any number of threads; the factor action must then be
+//! `Send + Sync` ([`PowerFactor`]).
+//!
 //! The action kit (`homogeneous::testing`, feature `testing`) checks the action laws, that
 //! points stay on the manifold and that the generator is the derivative of the action, with
 //! `f64` and with `num_dual::Dual64`.
@@ -90,7 +96,7 @@ pub use action::{Action, LieVectorField, ManifoldPoint};
 pub use coadjoint::{CoadjointAction, Se3Coadjoint, So3Coadjoint};
 pub use error::HomogeneousError;
 pub use left::LeftMultiplication;
-pub use power::{PowerAction, VecPowerAction};
+pub use power::{PowerAction, PowerFactor, VecPowerAction};
 pub use rotation::RotationAction;
 pub use sphere::{SPHERE_TOLERANCE, Sphere2};
 pub use tangent_sphere::{TANGENCY_TOLERANCE, TangentSphere2};

@@ -100,7 +100,14 @@ impl<P: ManifoldPoint, const N: usize> ManifoldPoint for [P; N] {
     }
 }
 
-impl<P: ManifoldPoint> ManifoldPoint for Vec<P> {
+/// With the `rayon` feature, [`all_finite`](ManifoldPoint::all_finite) runs on rayon's current
+/// pool from [`PAR_THRESHOLD`](liegroup::par::PAR_THRESHOLD) points on (a boolean: the same for
+/// any number of threads); the other methods stay serial.
+impl<P> ManifoldPoint for Vec<P>
+where
+    P: ManifoldPoint<Scalar: liegroup::par::MaybeSendSync, Tangent: liegroup::par::MaybeSendSync>
+        + liegroup::par::MaybeSendSync,
+{
     type Scalar = P::Scalar;
     type Tangent = Vec<P::Tangent>;
 
@@ -114,7 +121,7 @@ impl<P: ManifoldPoint> ManifoldPoint for Vec<P> {
         max_constraint(self)
     }
     fn all_finite(&self) -> bool {
-        self.iter().all(ManifoldPoint::all_finite)
+        liegroup::par::all(self, ManifoldPoint::all_finite)
     }
 }
 

@@ -4,6 +4,33 @@
 use crate::action::Action;
 use crate::error::HomogeneousError;
 use liegroup::LieGroup;
+use liegroup::par::{self, MaybeSendSync};
+
+/// The factor action of a [`VecPowerAction`]: an [`Action`] whose group, algebra, scalar,
+/// points and tangent vectors (and the action itself) are [`MaybeSendSync`] — every action
+/// without the `rayon` feature, and every `Send + Sync` one with it (all the shipped actions, for
+/// `f64` and the `num-dual` numbers). A blanket impl covers every action that qualifies.
+///
+/// With the `rayon` feature the factor-by-factor loops of a [`VecPowerAction`] run on rayon's
+/// current pool from [`PAR_THRESHOLD`](liegroup::par::PAR_THRESHOLD) factors on (see
+/// [`liegroup::par`]), which needs to send the factors to other threads.
+pub trait PowerFactor:
+    Action<
+        Group: LieGroup<Algebra: MaybeSendSync, Scalar: MaybeSendSync> + MaybeSendSync,
+        Point: MaybeSendSync,
+        Tangent: MaybeSendSync,
+    > + MaybeSendSync
+{
+}
+
+impl<A> PowerFactor for A where
+    A: Action<
+            Group: LieGroup<Algebra: MaybeSendSync, Scalar: MaybeSendSync> + MaybeSendSync,
+            Point: MaybeSendSync,
+            Tangent: MaybeSendSync,
+        > + MaybeSendSync
+{
+}
 
 /// `Gᴺ` acting on `Mᴺ` with N fixed at compile time: `[G; N]` acts on `[P; N]` by
 /// `(g₁, …, g_N) · (p₁, …, p_N) = (g₁·p₁, …, g_N·p_N)`, each factor by the same action `A`.
@@ -77,6 +104,12 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
 /// with the same action `A` (e.g. SE(3)ᴺ on (TS²)ᴺ for the N-fold pendulum \[CCLMO22, §5\]).
 /// Coordinates are concatenated in factor order.
 ///
+/// With the `rayon` feature the factor-by-factor loops (`act`, `act_exp`, `act_exp_assign`,
+/// `generator`, `point_is_finite`, `algebra_zero`, `copy_point`, `clone_point`) run on rayon's current pool for at least
+/// [`PAR_THRESHOLD`](liegroup::par::PAR_THRESHOLD) factors, with results bitwise identical to the
+/// serial loops for any number of threads ([`liegroup::par`]); the factor action must be a
+/// [`PowerFactor`].
+///
 /// # Panics
 /// The [`Action`] methods panic when the group element (or algebra element) and the point have
 /// different numbers of factors — a programmer error, as for the runtime power groups of
@@ -118,7 +151,7 @@ fn same_len(expected: usize, found: usize) -> Result<(), HomogeneousError> {
     }
 }
 
-impl<A: Action> VecPowerAction<A> {
+impl<A: PowerFactor> VecPowerAction<A> {
     /// `g · p`, or an error when `g` and `p` have different numbers of factors.
     ///
     /// # Errors
@@ -129,10 +162,7 @@ impl<A: Action> VecPowerAction<A> {
         p: &[A::Point],
     ) -> Result<Vec<A::Point>, HomogeneousError> {
         same_len(p.len(), g.len())?;
-        Ok(g.iter()
-            .zip(p)
-            .map(|(g, p)| self.factor.act(g, p))
-            .collect())
+        Ok(par::zip_map(g, p, |g, p| self.factor.act(g, p)))
     }
 
     /// `exp(ξ) · p`, or an error when `ξ` and `p` have different numbers of factors.
@@ -145,11 +175,7 @@ impl<A: Action> VecPowerAction<A> {
         p: &[A::Point],
     ) -> Result<Vec<A::Point>, HomogeneousError> {
         same_len(p.len(), xi.len())?;
-        Ok(xi
-            .iter()
-            .zip(p)
-            .map(|(xi, p)| self.factor.act_exp(xi, p))
-            .collect())
+        Ok(par::zip_map(xi, p, |xi, p| self.factor.act_exp(xi, p)))
     }
 }
 
@@ -160,47 +186,48 @@ fn assert_same_len(a: usize, b: usize) {
     );
 }
 
-impl<A: Action> Action for VecPowerAction<A> {
+impl<A: PowerFactor> Action for VecPowerAction<A> {
     type Group = Vec<A::Group>;
     type Point = Vec<A::Point>;
     type Tangent = Vec<A::Tangent>;
 
     fn algebra_zero(&self, p: &Self::Point) -> <Self::Group as LieGroup>::Algebra {
-        p.iter().map(|x| self.factor.algebra_zero(x)).collect()
+        par::map(p, |x| self.factor.algebra_zero(x))
     }
 
     fn act(&self, g: &Self::Group, p: &Self::Point) -> Self::Point {
         assert_same_len(g.len(), p.len());
-        g.iter()
-            .zip(p)
-            .map(|(g, p)| self.factor.act(g, p))
-            .collect()
+        par::zip_map(g, p, |g, p| self.factor.act(g, p))
     }
 
     fn act_exp(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Point {
         assert_same_len(xi.len(), p.len());
-        xi.iter()
-            .zip(p)
-            .map(|(xi, p)| self.factor.act_exp(xi, p))
-            .collect()
+        par::zip_map(xi, p, |xi, p| self.factor.act_exp(xi, p))
     }
 
     fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
         assert_same_len(xi.len(), p.len());
-        for (x, pi) in xi.iter().zip(p.iter_mut()) {
-            self.factor.act_exp_assign(x, pi);
-        }
+        par::zip_mut(p, xi, |pi, x| self.factor.act_exp_assign(x, pi));
     }
 
     fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent {
         assert_same_len(xi.len(), p.len());
-        xi.iter()
-            .zip(p)
-            .map(|(xi, p)| self.factor.generator(xi, p))
-            .collect()
+        par::zip_map(xi, p, |xi, p| self.factor.generator(xi, p))
     }
 
     fn point_is_finite(&self, p: &Self::Point) -> bool {
-        p.iter().all(|x| self.factor.point_is_finite(x))
+        par::all(p, |x| self.factor.point_is_finite(x))
+    }
+
+    fn copy_point(&self, dst: &mut Self::Point, src: &Self::Point) {
+        if dst.len() == src.len() {
+            par::zip_mut(dst, src, |d, s| self.factor.copy_point(d, s));
+        } else {
+            dst.clone_from(src);
+        }
+    }
+
+    fn clone_point(&self, p: &Self::Point) -> Self::Point {
+        par::map(p, |x| self.factor.clone_point(x))
     }
 }

@@ -172,7 +172,7 @@ impl<A: TransitiveAction, const N: usize> TransitiveAction for PowerAction<A, N>
     }
 }
 
-impl<A: TransitiveAction> TransitiveAction for VecPowerAction<A> {
+impl<A: TransitiveAction + crate::PowerFactor> TransitiveAction for VecPowerAction<A> {
     /// Factor by factor.
     ///
     /// # Errors

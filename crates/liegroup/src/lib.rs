@@ -13,6 +13,11 @@
 //! conformance kit in `liegroup::testing` (feature `testing`) then tells whether the implementation is
 //! right. See `docs/tutorial-own-group.md`.
 //!
+//! With the `rayon` feature the factor-by-factor loops of the runtime powers `Vec<G>` and
+//! `Vec<V>` run on rayon's current thread pool for long `Vec`s (from
+//! [`par::PAR_THRESHOLD`] factors on; shorter ones stay serial), with results bitwise
+//! identical to the serial loops for any number of threads; see [`par`].
+//!
 //! Conventions are fixed once in `docs/notation.md`: left actions, right-trivialized `dexp`,
 //! se(3) and se(2) coordinates **rotation first**, `hat(v) b = v × b`.
 
@@ -21,6 +26,7 @@
 mod coord;
 mod error;
 mod group;
+pub mod par;
 mod product;
 mod rn;
 pub mod scalar;

@@ -6,7 +6,10 @@
 //! factor order. `dexp`/`dexp⁻¹` are exact exactly when they are exact on every factor.
 //!
 //! A runtime power `Vec<G>` requires both operands of a binary operation to have the same
-//! length; mixing lengths is a programmer error and panics.
+//! length; mixing lengths is a programmer error and panics. With the `rayon` feature its
+//! factor-by-factor loops run on rayon's current pool from [`PAR_THRESHOLD`](crate::par::PAR_THRESHOLD)
+//! factors on (the factors must then be `Send + Sync`, see [`MaybeSendSync`]); the results
+//! are bitwise those of the serial loops ([`par`](crate::par)).
 //!
 //! # Example
 //! ```
@@ -25,6 +28,7 @@
 
 use crate::coord::CayleyGroup;
 use crate::group::{LieGroup, StaticLieGroup};
+use crate::par::{self, MaybeSendSync};
 
 macro_rules! tuple_group {
     ($($name:ident $idx:tt),+) => {
@@ -132,13 +136,18 @@ fn zip_array<A, B, R, const N: usize>(a: &[A; N], b: &[B; N], f: impl Fn(&A, &B)
 ///
 /// # Panics
 /// If the lengths differ.
-fn zip_vec<A, B, R>(a: &[A], b: &[B], f: impl Fn(&A, &B) -> R) -> Vec<R> {
+fn zip_vec<A, B, R>(a: &[A], b: &[B], f: impl Fn(&A, &B) -> R + MaybeSendSync) -> Vec<R>
+where
+    A: MaybeSendSync,
+    B: MaybeSendSync,
+    R: MaybeSendSync,
+{
     assert_eq!(
         a.len(),
         b.len(),
         "runtime power: operands have different numbers of factors"
     );
-    a.iter().zip(b).map(|(x, y)| f(x, y)).collect()
+    par::zip_map(a, b, f)
 }
 
 impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
@@ -233,28 +242,32 @@ impl<G: CayleyGroup, const N: usize> CayleyGroup for [G; N] {
     }
 }
 
-impl<G: LieGroup> LieGroup for Vec<G> {
+impl<G> LieGroup for Vec<G>
+where
+    G: LieGroup + MaybeSendSync,
+    G::Algebra: MaybeSendSync,
+{
     type Scalar = G::Scalar;
     type Algebra = Vec<G::Algebra>;
     const EXACT_DEXP: bool = G::EXACT_DEXP;
 
     fn identity_like(&self) -> Self {
-        self.iter().map(G::identity_like).collect()
+        par::map(self, G::identity_like)
     }
     fn algebra_zero(&self) -> Self::Algebra {
-        self.iter().map(G::algebra_zero).collect()
+        par::map(self, G::algebra_zero)
     }
     fn compose(&self, other: &Self) -> Self {
         zip_vec(self, other, G::compose)
     }
     fn inverse(&self) -> Self {
-        self.iter().map(G::inverse).collect()
+        par::map(self, G::inverse)
     }
     fn exp(xi: &Self::Algebra) -> Self {
-        xi.iter().map(G::exp).collect()
+        par::map(xi, G::exp)
     }
     fn log(&self) -> Self::Algebra {
-        self.iter().map(G::log).collect()
+        par::map(self, G::log)
     }
     fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra {
         zip_vec(x, y, G::bracket)
@@ -284,12 +297,10 @@ impl<G: LieGroup> LieGroup for Vec<G> {
             v.len(),
             "runtime power: operands have different numbers of factors"
         );
-        for ((ui, vi), oi) in u.iter().zip(v).zip(out.iter_mut()) {
-            G::dexpinv_into(ui, vi, oi);
-        }
+        par::zip2_mut(out, u, v, |oi, ui, vi| G::dexpinv_into(ui, vi, oi));
     }
     fn all_finite(&self) -> bool {
-        self.iter().all(G::all_finite)
+        par::all(self, G::all_finite)
     }
     fn left_mul_assign(&mut self, g: &Self) {
         assert_eq!(
@@ -297,9 +308,7 @@ impl<G: LieGroup> LieGroup for Vec<G> {
             g.len(),
             "runtime power: operands have different numbers of factors"
         );
-        for (x, gi) in self.iter_mut().zip(g) {
-            x.left_mul_assign(gi);
-        }
+        par::zip_mut(self, g, G::left_mul_assign);
     }
     fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
         assert_eq!(
@@ -307,15 +316,17 @@ impl<G: LieGroup> LieGroup for Vec<G> {
             xi.len(),
             "runtime power: element and algebra element have different numbers of factors"
         );
-        for (x, v) in self.iter_mut().zip(xi) {
-            x.exp_left_mul_assign(v);
-        }
+        par::zip_mut(self, xi, G::exp_left_mul_assign);
     }
 }
 
-impl<G: CayleyGroup> CayleyGroup for Vec<G> {
+impl<G> CayleyGroup for Vec<G>
+where
+    G: CayleyGroup + MaybeSendSync,
+    G::Algebra: MaybeSendSync,
+{
     fn cay(xi: &Self::Algebra) -> Self {
-        xi.iter().map(G::cay).collect()
+        par::map(xi, G::cay)
     }
     fn dcay(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
         zip_vec(u, v, G::dcay)

@@ -8,8 +8,12 @@
 //! and powers of groups get their algebras for free.
 //!
 //! All operations except [`VectorSpace::zero_like`] on runtime-sized spaces are allocation
-//! free.
+//! free. With the `rayon` feature the element-wise operations of `Vec<V>` (`set_zero`,
+//! `add_scaled`, `scale_by`, `set_scaled`, `all_finite`, `zero_like`) run on rayon's current
+//! pool from [`PAR_THRESHOLD`](crate::par::PAR_THRESHOLD) factors on, with bitwise the serial
+//! results; the sums (`inner`) stay serial ([`par`](crate::par)).
 
+use crate::par::{self, MaybeSendSync};
 use core::fmt::Debug;
 use nalgebra::{ComplexField, DVector, RealField, SVector};
 use num_traits::{One, Zero};
@@ -394,10 +398,13 @@ impl<V: StaticVectorSpace, const N: usize> StaticVectorSpace for [V; N] {
     }
 }
 
-impl<V: VectorSpace> VectorSpace for Vec<V> {
+impl<V: VectorSpace + MaybeSendSync> VectorSpace for Vec<V>
+where
+    V::Scalar: MaybeSendSync,
+{
     type Scalar = V::Scalar;
     fn zero_like(&self) -> Self {
-        self.iter().map(VectorSpace::zero_like).collect()
+        par::map(self, VectorSpace::zero_like)
     }
     #[inline]
     fn dim(&self) -> usize {
@@ -405,20 +412,21 @@ impl<V: VectorSpace> VectorSpace for Vec<V> {
     }
     #[inline]
     fn set_zero(&mut self) {
-        factors::set_zero(self);
+        par::for_each_mut(self, VectorSpace::set_zero);
     }
     #[inline]
     fn add_scaled(&mut self, a: V::Scalar, x: &Self) {
-        factors::add_scaled(self, a, x);
+        assert_eq!(self.len(), x.len(), "dimension mismatch in add_scaled");
+        par::zip_mut(self, x, |y, x| y.add_scaled(a, x));
     }
     #[inline]
     fn scale_by(&mut self, a: V::Scalar) {
-        factors::scale_by(self, a);
+        par::for_each_mut(self, |y| y.scale_by(a));
     }
     #[inline]
     fn set_scaled(&mut self, a: V::Scalar, x: &Self) {
         if self.len() == x.len() {
-            factors::set_scaled(self, a, x);
+            par::zip_mut(self, x, |y, x| y.set_scaled(a, x));
         } else {
             self.clone_from(x);
             self.scale_by(a);
@@ -426,6 +434,7 @@ impl<V: VectorSpace> VectorSpace for Vec<V> {
     }
     #[inline]
     fn inner(&self, other: &Self) -> V::Scalar {
+        // A sum: serial, in factor order (bitwise the same for any number of threads).
         factors::inner(self, other)
     }
     fn write_coords(&self, out: &mut [V::Scalar]) {
@@ -438,7 +447,7 @@ impl<V: VectorSpace> VectorSpace for Vec<V> {
         factors::max_abs(self)
     }
     fn all_finite(&self) -> bool {
-        self.iter().all(VectorSpace::all_finite)
+        par::all(self, VectorSpace::all_finite)
     }
 }
 

@@ -40,6 +40,15 @@
 //!   attitude controller on SO(3), with exact `Ω_c`, `Ω̇_c` by forward-mode AD), on
 //!   `ℝ⁶ × (TSO(3))² × SE(3)²` acting on `TR³ × (TSO(3))² × (TS²)²`, and on ℝ⁴².
 //!
+//! # Threads
+//! With the `rayon` feature, gradients through a
+//! [`NeighbourPotential`](neighbours::NeighbourPotential) (large N, [`neighbours`]) and the
+//! `O(N)` loops of [`DiagonalSystem`](neighbours::DiagonalSystem) /
+//! [`DiagonalLieField`](neighbours::DiagonalLieField) run on rayon's current thread pool; the
+//! feature also turns on those of `schemes`, `homogeneous` and `liegroup`, so that the
+//! integrators' own loops over long states run there too. Results are bitwise identical for any
+//! number of threads.
+//!
 //! # Conventions
 //! se(3) coordinates **rotation first**: a `Vector6` `(u, v)` is the rotational part `u`
 //! followed by the translational part `v` (see `docs/notation.md`). Ambient states are stored

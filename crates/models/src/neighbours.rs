@@ -43,6 +43,7 @@ use crate::error::ModelError;
 use crate::potential::{Potential, RadialTerm, TermVisitor, radial_gradient};
 use nalgebra::Vector3;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `true` when the crate was built with the `rayon` feature (gradients through a
 /// [`NeighbourPotential`] then run on rayon's current thread pool).
@@ -553,8 +554,16 @@ impl Grid<'_> {
 /// [`gradient`](Potential::gradient) runs over a [`NeighbourList`] (`O(N)` per evaluation,
 /// parallel with the `rayon` feature) instead of all `N(N − 1)/2` pairs.
 ///
-/// The list lives behind a `Mutex` (the [`Potential`] methods take `&self`); it is rebuilt
-/// automatically when a particle has moved by more than `skin/2`. The value
+/// The list is rebuilt automatically when a particle has moved by more than `skin/2`. It lives
+/// in a `Mutex`-guarded slot (the [`Potential`] methods take `&self`), but the lock is held only
+/// to take the list out at the start of a gradient and to put it back at the end, **never while
+/// the forces are evaluated**: an evaluation that re-enters the same potential from a worker
+/// thread — rayon's work stealing while a thread waits on a join, a term that evaluates the
+/// potential, two threads sharing it — cannot deadlock. Such an evaluation (while the shared
+/// list is out) builds a temporary list for its positions and drops it afterwards: correct (the
+/// same pairs within the cut-off), but it costs a build, and its forces can differ from those of
+/// the shared list in the last bits (the rows are ordered by distance at a build). Sequential
+/// gradients always use the shared list, so their results do not depend on the number of threads. The value
 /// ([`Potential::value`], generic over the scalar) and the Hessian–vector product still visit
 /// all pairs (with the same cut-off): they are references, not meant for large `N`; the
 /// gradient also returns `V`.
@@ -581,7 +590,13 @@ impl Grid<'_> {
 pub struct NeighbourPotential<R> {
     n: usize,
     term: R,
-    list: Mutex<NeighbourList>,
+    cutoff: f64,
+    skin: f64,
+    /// The shared list. A gradient takes it out (the lock is held only to take it and to put it
+    /// back, never while forces are evaluated) and puts it back when done, also on a panic.
+    list: Mutex<Option<NeighbourList>>,
+    /// Builds of the shared list and of temporary ones.
+    rebuilds: AtomicUsize,
 }
 
 impl<R: Clone> Clone for NeighbourPotential<R> {
@@ -594,7 +609,10 @@ impl<R: Clone> Clone for NeighbourPotential<R> {
         Self {
             n: self.n,
             term: self.term.clone(),
+            cutoff: self.cutoff,
+            skin: self.skin,
             list: Mutex::new(list),
+            rebuilds: AtomicUsize::new(self.rebuilds.load(Ordering::Relaxed)),
         }
     }
 }
@@ -619,10 +637,14 @@ impl<R: RadialTerm> NeighbourPotential<R> {
                 found: n,
             });
         }
+        let list = NeighbourList::new(cutoff, skin)?;
         Ok(Self {
             n,
             term,
-            list: Mutex::new(NeighbourList::new(cutoff, skin)?),
+            cutoff,
+            skin,
+            list: Mutex::new(Some(list)),
+            rebuilds: AtomicUsize::new(0),
         })
     }
 
@@ -635,23 +657,46 @@ impl<R: RadialTerm> NeighbourPotential<R> {
     /// The cut-off actually applied: the smaller of the list's and the term's.
     #[must_use]
     pub fn cutoff(&self) -> f64 {
-        let rc = self.lock().cutoff();
+        let rc = self.cutoff;
         self.term
             .cutoff_squared()
             .map_or(rc, |c2| rc.min(c2.sqrt()))
     }
 
-    /// How many times the neighbour list has been built.
+    /// How many times a neighbour list has been built (the shared one, and the temporary ones
+    /// of concurrent or re-entrant gradients).
     #[must_use]
     pub fn rebuilds(&self) -> usize {
-        self.lock().rebuilds()
+        self.rebuilds.load(Ordering::Relaxed)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, NeighbourList> {
-        // A panic while the list was being rebuilt leaves it marked stale at worst.
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<NeighbourList>> {
+        // The lock guards only `Option::take` and the assignment back: never poisoned in
+        // practice, and a poisoned slot holds a whole list or none.
         self.list
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The shared list of a [`NeighbourPotential`], out of its slot for one gradient: put back when
+/// dropped (also when the evaluation panics; the list then rebuilds itself if it is stale).
+/// A temporary list (the shared one was out) is dropped instead.
+struct Borrowed<'a> {
+    slot: &'a Mutex<Option<NeighbourList>>,
+    list: Option<NeighbourList>,
+    shared: bool,
+}
+
+impl Drop for Borrowed<'_> {
+    fn drop(&mut self) {
+        if self.shared {
+            let list = self.list.take();
+            *self
+                .slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = list;
+        }
     }
 }
 
@@ -696,7 +741,26 @@ impl<R: RadialTerm + Sync> Potential for NeighbourPotential<R> {
             q.len(),
             "potential: gradient buffer of wrong size"
         );
-        self.lock().radial_gradient(&self.term, q, grad)
+        // The list is taken out of its slot, so that no lock is held while the forces are
+        // evaluated (in parallel with `rayon`): a worker that re-enters this potential (work
+        // stealing while waiting on a join, or a term that evaluates it) finds the slot empty
+        // and uses a temporary list instead of waiting on a lock that its own thread holds.
+        let taken = self.slot().take();
+        let shared = taken.is_some();
+        let list = taken.unwrap_or_else(|| {
+            NeighbourList::new(self.cutoff, self.skin).expect("checked by NeighbourPotential::new")
+        });
+        let mut borrowed = Borrowed {
+            slot: &self.list,
+            list: Some(list),
+            shared,
+        };
+        let list = borrowed.list.as_mut().expect("just set");
+        let before = list.rebuilds();
+        let v = list.radial_gradient(&self.term, q, grad);
+        self.rebuilds
+            .fetch_add(list.rebuilds() - before, Ordering::Relaxed);
+        v
     }
 }
 

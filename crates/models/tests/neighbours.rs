@@ -1,8 +1,9 @@
 //! The neighbour-list gradient against the all-pairs gradient with the same cut-off, the list's
 //! completeness (also off the sphere and outside the grid's cube), its rebuild rule, its
 //! internal cell order (a permutation; results equivariant under renumbering the particles),
-//! rows sorted by distance, results bitwise independent of the number of threads, and the
-//! diagonal-inertia Lie field against [`LieField`].
+//! rows sorted by distance, results (gradients, explicit variational and RKMK4 steps) bitwise
+//! independent of the number of threads, the diagonal-inertia Lie field against [`LieField`],
+//! and re-entrant or concurrent gradients of one potential (no deadlock, the same bits).
 
 use homogeneous::{LieVectorField, TangentSphere2};
 use models::models::{LennardJonesPotential, LennardJonesTerm};
@@ -376,4 +377,169 @@ fn results_are_bitwise_independent_of_the_number_of_threads() {
         assert!(one.2 == other.2, "Lie field with {threads} threads");
         assert!(one.3 == other.3, "accelerations with {threads} threads");
     }
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+fn steps_on_lennard_jones_are_bitwise_independent_of_the_number_of_threads() {
+    // The explicit variational step (its passes over the bodies) and RKMK4 on
+    // `VecPowerAction<TangentSphereAction>` (the `Vec` powers' loops) on top of the parallel
+    // gradient: the same bits on 1, 2 and 3 threads.
+    use homogeneous::{TangentSphereAction, VecPowerAction};
+    use schemes::Stepper;
+    use schemes::variational::SphereVariational;
+    type Act = VecPowerAction<TangentSphereAction>;
+    let n = 6000;
+    let q = jittered(n, 0.002, 11);
+    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let (sys, _) = LennardJones::large(n, 0.01, 2.5, 0.3).unwrap();
+            let mut vi = SphereVariational::explicit(&sys).unwrap();
+            let (mut qa, mut wa) = (q.clone(), omega.clone());
+            let (mut qb, mut wb) = (q.clone(), omega.clone());
+            for _ in 0..3 {
+                vi.step_slices(0.0, &qa, &wa, 0.001, &mut qb, &mut wb)
+                    .unwrap();
+                core::mem::swap(&mut qa, &mut qb);
+                core::mem::swap(&mut wa, &mut wb);
+            }
+            let field = DiagonalLieField::new(&sys);
+            let action = Act::new(TangentSphereAction::new());
+            let mut stepper = schemes::methods::find("rkmk4").unwrap().stepper::<Act>();
+            let mut y: Vec<TangentSphere2<f64>> = q
+                .iter()
+                .zip(&omega)
+                .map(|(a, b)| TangentSphere2::new_projected(*a, *b).unwrap())
+                .collect();
+            for _ in 0..2 {
+                y = stepper
+                    .step(&action, &field, 0.0, &y, 0.001, None)
+                    .unwrap()
+                    .y;
+            }
+            (qa, wa, y)
+        })
+    };
+    let one = run(1);
+    for threads in [2, 3] {
+        assert!(one == run(threads), "{threads} threads");
+    }
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+fn gradients_of_one_potential_from_the_workers_of_a_pool() {
+    // Gradients of one potential from the workers of a pool, each of them parallel itself: while
+    // one evaluates, the others (and a worker that steals another item while it waits on a
+    // join) find the shared list out and use temporary ones (built at the same positions here,
+    // hence the same bits); no lock is held while forces are evaluated, so none of them can
+    // wait on a lock its own thread holds. Afterwards the shared list is back in its slot.
+    use rayon::prelude::*;
+    let n = 20_000;
+    let q = jittered(n, 0.002, 12);
+    let (done, finished) = std::sync::mpsc::channel();
+    let q2 = q.clone();
+    std::thread::spawn(move || {
+        let (sys, _) = LennardJones::large(n, 0.01, 2.5, 0.3).unwrap();
+        let pot = sys.potential();
+        let mut reference = vec![Vector3::zeros(); n];
+        let v = pot.gradient(&q2, &mut reference); // builds the shared list at q2
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let same = pool.install(|| {
+            (0..8).into_par_iter().all(|_| {
+                let mut g = vec![Vector3::zeros(); n];
+                let w = pot.gradient(&q2, &mut g);
+                w.to_bits() == v.to_bits() && g == reference
+            })
+        });
+        // The shared list is back in its slot: a sequential gradient does not rebuild.
+        let before = pot.rebuilds();
+        let mut g = vec![Vector3::zeros(); n];
+        pot.gradient(&q2, &mut g);
+        done.send((same, pot.rebuilds() == before, g == reference))
+            .unwrap();
+    });
+    let (same, no_rebuild, again) = finished
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("re-entrant gradients deadlocked (no answer within 60 s)");
+    assert!(same, "re-entrant gradients differ from the sequential one");
+    assert!(no_rebuild && again, "the shared list was not put back");
+    drop(q);
+}
+
+#[test]
+fn a_term_that_reenters_its_potential_does_not_deadlock() {
+    // A pair term that evaluates the potential it belongs to (once): the inner gradient runs
+    // on the thread that is inside the outer one. With the lock held across the evaluation this
+    // was a self-deadlock; now the inner evaluation uses a temporary list (built at the same
+    // positions as the shared one here, hence the same bits).
+    use nalgebra::RealField;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, OnceLock};
+    type Pot = NeighbourPotential<Reentrant>;
+    struct Reentrant {
+        lj: LennardJonesTerm,
+        pot: Arc<OnceLock<&'static Pot>>,
+        q: Arc<Vec<Vector3<f64>>>,
+        armed: Arc<AtomicBool>,
+        inner: Arc<OnceLock<(f64, Vec<Vector3<f64>>)>>,
+    }
+    impl models::RadialTerm for Reentrant {
+        fn value<T: RealField + Copy>(&self, r2: T) -> T {
+            if self.armed.swap(false, Ordering::SeqCst) {
+                let pot = self.pot.get().expect("set before arming");
+                let mut g = vec![Vector3::zeros(); self.q.len()];
+                let v = pot.gradient(&self.q, &mut g);
+                self.inner.set((v, g)).expect("entered once");
+            }
+            self.lj.value(r2)
+        }
+        fn cutoff_squared(&self) -> Option<f64> {
+            models::RadialTerm::cutoff_squared(&self.lj)
+        }
+    }
+    let n = 3000;
+    let q = Arc::new(jittered(n, 0.002, 13));
+    let sigma = hexagonal_spacing(n) / 2f64.powf(1.0 / 6.0);
+    let (cell, armed, inner) = (
+        Arc::new(OnceLock::new()),
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(OnceLock::new()),
+    );
+    let term = Reentrant {
+        lj: LennardJonesTerm::new(0.01, sigma, Some(2.5 * sigma)),
+        pot: cell.clone(),
+        q: q.clone(),
+        armed: armed.clone(),
+        inner: inner.clone(),
+    };
+    let pot: &'static Pot = Box::leak(Box::new(
+        Pot::new(n, term, 2.5 * sigma, 0.3 * sigma).unwrap(),
+    ));
+    cell.set(pot).unwrap_or_else(|_| unreachable!());
+    let mut reference = vec![Vector3::zeros(); n];
+    let v = pot.gradient(&q, &mut reference); // builds the shared list at q
+    armed.store(true, Ordering::SeqCst);
+    let (done, finished) = std::sync::mpsc::channel();
+    let q2 = q.clone();
+    std::thread::spawn(move || {
+        let mut g = vec![Vector3::zeros(); n];
+        let w = pot.gradient(&q2, &mut g);
+        done.send((w, g)).unwrap();
+    });
+    let (w, g) = finished
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the re-entrant gradient deadlocked (no answer within 60 s)");
+    let (wi, gi) = inner.get().expect("the term re-entered the potential");
+    assert_eq!(w.to_bits(), v.to_bits());
+    assert_eq!(wi.to_bits(), v.to_bits());
+    assert!(g == reference && *gi == reference);
 }

@@ -55,6 +55,16 @@
 //! Lie algebra. Indices in Rust data are 0-based; formulas in the docs use the papers'
 //! 1-based numbering (`k₁` is `k[0]`).
 //!
+//! ## Threads
+//! With the `rayon` feature (which turns on those of `liegroup` and `homogeneous`), the `O(N)`
+//! work of a step on a long runtime power runs on rayon's current thread pool: the engines'
+//! loops over the factors of `Vec` groups, algebras and points (stage combinations, `dexp⁻¹`,
+//! exponentials applied to points, finiteness checks, through `liegroup::par`) and the passes
+//! over the bodies of [`SphereVariational`](variational::SphereVariational)'s explicit step
+//! (validation, (3.17) and (3.18), copies), from `liegroup::par::PAR_THRESHOLD` factors or
+//! bodies on. Shorter problems stay serial. Results and error reports are bitwise the same for
+//! any number of threads.
+//!
 //! ## References
 //! Keys from `REFERENCES.md`: \[MK99\] Munthe-Kaas, Appl. Numer. Math. 29 (1999) · \[CG93\] Crouch
 //! & Grossman, J. Nonlinear Sci. 3 (1993) · \[OM99\] Owren & Marthinsen, BIT 39 (1999) ·

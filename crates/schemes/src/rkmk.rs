@@ -331,7 +331,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             if zero_row {
                 f.eval(ti, y, k);
             } else {
-                yi.clone_from(y);
+                action.copy_point(yi, y);
                 self.map.apply_assign(action, u, yi);
                 self.stats.exps += 1;
                 f.eval(ti, yi, k);
@@ -374,10 +374,10 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             _ => None,
         };
         let y1 = if last_is_y1 {
-            yi.clone() // ψ(u_s)·y₀ with u_s = σ bitwise (FSAL row)
+            action.clone_point(yi) // ψ(u_s)·y₀ with u_s = σ bitwise (FSAL row)
         } else {
             self.stats.exps += 1;
-            let mut y1 = y.clone();
+            let mut y1 = action.clone_point(y);
             self.map.apply_assign(action, sigma, &mut y1);
             y1
         };

@@ -215,7 +215,7 @@ impl<A: Observable, const N: usize> Observable for PowerAction<A, N> {
     }
 }
 
-impl<A: Observable> Observable for VecPowerAction<A> {
+impl<A: Observable + crate::PowerFactor> Observable for VecPowerAction<A> {
     fn chart(&self, base: &Self::Point, p: &Self::Point) -> Vec<Scalar<Self>> {
         slice_chart(&self.factor, base, p)
     }
