@@ -129,19 +129,40 @@ fn runtime_n_steps_allocate_only_the_returned_point() {
 #[test]
 fn neighbour_list_gradient_does_not_allocate_once_built() {
     use models::Potential;
-    let (sys, mut q) = models::LennardJones::large(3000, 0.01, 2.5, 0.3).unwrap();
-    let mut g = vec![Vector3::zeros(); q.len()];
-    sys.potential().gradient(&q, &mut g);
+    let (sys, qa) = models::LennardJones::large(3000, 0.01, 2.5, 0.3).unwrap();
+    let pot = sys.potential();
+    let mut g = vec![Vector3::zeros(); qa.len()];
+    pot.gradient(&qa, &mut g);
+    // Small moves: the list is reused, nothing is built.
+    let mut q = qa.clone();
     let before = allocations();
-    for k in 0..5 {
-        // Small moves (no rebuild) and then large ones (rebuilds reuse the buffers).
-        let eps = if k < 2 { 1e-6 } else { 1e-2 };
+    for _ in 0..3 {
         for p in &mut q {
-            *p = (*p + Vector3::new(eps, -eps, 0.5 * eps)).normalize();
+            *p = (*p + Vector3::new(1e-6, -1e-6, 5e-7)).normalize();
         }
-        sys.potential().gradient(&q, &mut g);
+        pot.gradient(&q, &mut g);
+    }
+    assert_eq!(allocations() - before, 0, "allocations without a rebuild");
+    // Large moves: alternating between two configurations forces a rebuild at every call. Once
+    // the buffers have seen both (warm-up), rebuilds reuse them: a row reallocates only when
+    // it outgrows its capacity.
+    let qb: Vec<Vector3<f64>> = qa
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let s = if i % 2 == 0 { 1.0 } else { -1.0 };
+            (p + Vector3::new(0.05 * s, -0.03, 0.04 * s)).normalize()
+        })
+        .collect();
+    for x in [&qb, &qa, &qb, &qa] {
+        pot.gradient(x, &mut g);
+    }
+    let (before, rebuilds) = (allocations(), pot.rebuilds());
+    for _ in 0..3 {
+        pot.gradient(&qb, &mut g);
+        pot.gradient(&qa, &mut g);
     }
     let n = allocations() - before;
-    assert!(sys.potential().rebuilds() > 1);
-    assert_eq!(n, 0, "{n} allocations in 5 gradients");
+    assert_eq!(pot.rebuilds() - rebuilds, 6, "every call rebuilds");
+    assert_eq!(n, 0, "{n} allocations in 6 rebuilding gradients");
 }
