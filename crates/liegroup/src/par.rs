@@ -91,6 +91,27 @@ where
     a.iter_mut().for_each(f);
 }
 
+/// `f(i, aᵢ)` for every `i`.
+#[inline]
+pub fn for_each_indexed_mut<A, F>(a: &mut [A], f: F)
+where
+    A: MaybeSendSync,
+    F: Fn(usize, &mut A) + MaybeSendSync,
+{
+    #[cfg(feature = "rayon")]
+    if is_parallel(a.len()) {
+        use rayon::prelude::*;
+        a.par_iter_mut()
+            .enumerate()
+            .with_min_len(PAR_MIN_LEN)
+            .for_each(|(i, x)| f(i, x));
+        return;
+    }
+    for (i, x) in a.iter_mut().enumerate() {
+        f(i, x);
+    }
+}
+
 /// `f(aᵢ, bᵢ)` for every `i`.
 ///
 /// # Panics

@@ -63,6 +63,35 @@ pub trait VectorSpace: Clone + Debug + PartialEq {
         self.scale_by(a);
     }
 
+    /// `self ← a₀x₀ + a₁x₁ + …` (`self ← 0` for no terms): bitwise the same as
+    /// [`set_scaled`](Self::set_scaled)`(a₀, x₀)` followed by
+    /// [`add_scaled`](Self::add_scaled)`(aᵢ, xᵢ)` in order, which is the default. Runtime powers
+    /// (`Vec`) override it to make one pass over their factors instead of one per term (the
+    /// stage combinations of the integrators are memory-bound at large N).
+    ///
+    /// # Panics
+    /// If the dimensions differ (a programmer error for runtime-sized spaces).
+    ///
+    /// # Example
+    /// ```
+    /// use liegroup::VectorSpace;
+    /// let (x, y) = (vec![nalgebra::Vector2::new(1.0, 2.0)], vec![nalgebra::Vector2::new(0.5, 0.0)]);
+    /// let mut z = x.zero_like();
+    /// z.set_combination(&[(2.0, &x), (-4.0, &y)]);
+    /// assert_eq!(z[0], nalgebra::Vector2::new(0.0, 4.0));
+    /// ```
+    fn set_combination(&mut self, terms: &[(Self::Scalar, &Self)]) {
+        match terms.split_first() {
+            None => self.set_zero(),
+            Some((&(a, x), rest)) => {
+                self.set_scaled(a, x);
+                for &(a, x) in rest {
+                    self.add_scaled(a, x);
+                }
+            }
+        }
+    }
+
     /// Euclidean inner product of the coordinates.
     fn inner(&self, other: &Self) -> Self::Scalar;
 
@@ -431,6 +460,31 @@ where
             self.clone_from(x);
             self.scale_by(a);
         }
+    }
+    /// One pass over the factors (each factor combines its terms in order: bitwise the same as
+    /// the default's one pass per term).
+    fn set_combination(&mut self, terms: &[(V::Scalar, &Self)]) {
+        let Some((&(a0, x0), rest)) = terms.split_first() else {
+            self.set_zero();
+            return;
+        };
+        if self.len() != x0.len() {
+            self.clone_from(x0);
+            self.scale_by(a0);
+            for &(a, x) in rest {
+                self.add_scaled(a, x);
+            }
+            return;
+        }
+        for &(_, x) in rest {
+            assert_eq!(self.len(), x.len(), "dimension mismatch in set_combination");
+        }
+        par::for_each_indexed_mut(self, |i, y| {
+            y.set_scaled(a0, &x0[i]);
+            for &(a, x) in rest {
+                y.add_scaled(a, &x[i]);
+            }
+        });
     }
     #[inline]
     fn inner(&self, other: &Self) -> V::Scalar {

@@ -83,8 +83,18 @@ pub(crate) fn combine<V: liegroup::VectorSpace>(
     terms: &[(usize, f64)],
     ks: &[V],
 ) {
+    /// Terms combined in one call of `set_combination` (more: one call per term).
+    const MAX_TERMS: usize = 16;
     match terms.split_first() {
         None => out.set_zero(),
+        Some(_) if terms.len() <= MAX_TERMS => {
+            let zero = <V::Scalar as num_traits::Zero>::zero();
+            let mut buf = [(zero, &ks[terms[0].0]); MAX_TERMS];
+            for (slot, &(j, a)) in buf.iter_mut().zip(terms) {
+                *slot = (h * c::<V::Scalar>(a), &ks[j]);
+            }
+            out.set_combination(&buf[..terms.len()]);
+        }
         Some((&(j, a), rest)) => {
             out.set_scaled(h * c::<V::Scalar>(a), &ks[j]);
             for &(j, a) in rest {
