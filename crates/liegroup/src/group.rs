@@ -189,6 +189,14 @@ pub trait LieGroup: Clone + Debug {
     #[must_use]
     fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra;
 
+    /// [`bracket`](Self::bracket) written into `out` (which has the size of `x` on entry):
+    /// products and powers override it factor by factor, so that runtime powers reuse `out`'s
+    /// storage instead of allocating a new algebra element per call.
+    #[inline]
+    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+        *out = Self::bracket(x, y);
+    }
+
     /// The adjoint action `Ad_g ξ = g ξ g⁻¹`.
     #[must_use]
     fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra;

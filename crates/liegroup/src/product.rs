@@ -64,6 +64,10 @@ macro_rules! tuple_group {
                 ($($name::bracket(&x.$idx, &y.$idx),)+)
             }
             #[inline]
+            fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+                $($name::bracket_into(&x.$idx, &y.$idx, &mut out.$idx);)+
+            }
+            #[inline]
             fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
                 ($(self.$idx.adjoint(&xi.$idx),)+)
             }
@@ -182,6 +186,12 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
         zip_array(x, y, G::bracket)
     }
     #[inline]
+    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+        for ((xi, yi), oi) in x.iter().zip(y).zip(out.iter_mut()) {
+            G::bracket_into(xi, yi, oi);
+        }
+    }
+    #[inline]
     fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
         zip_array(self, xi, G::adjoint)
     }
@@ -271,6 +281,18 @@ where
     }
     fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra {
         zip_vec(x, y, G::bracket)
+    }
+    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+        if out.len() != x.len() {
+            *out = Self::bracket(x, y);
+            return;
+        }
+        assert_eq!(
+            x.len(),
+            y.len(),
+            "runtime power: operands have different numbers of factors"
+        );
+        par::zip2_mut(out, x, y, |oi, xi, yi| G::bracket_into(xi, yi, oi));
     }
     fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
         zip_vec(self, xi, G::adjoint)

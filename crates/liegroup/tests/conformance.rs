@@ -109,6 +109,7 @@ fn report_lists_every_law() {
         Law::AdjointDifferenceQuotient,
         Law::AdBracket,
         Law::BracketAntisymmetry,
+        Law::InPlaceForms,
         Law::BracketBilinearity,
         Law::Jacobi,
         Law::CoadjointDuality,

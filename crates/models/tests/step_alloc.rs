@@ -98,6 +98,7 @@ fn runtime_n_steps_allocate_only_the_returned_point() {
         "rkmk4",
         "rkmk54",
         "rkmk6",
+        "rkmk4-2comm",
         "cf4",
         "cf43",
         "cg4",

@@ -24,6 +24,8 @@ pub struct Rkmk4TwoCommutators<A: Action> {
     name: String,
     k: Vec<Algebra<A>>,
     v: Option<Algebra<A>>,
+    /// The commutators `[k₁, k₂]`, `[k₁, k₄]` (through [`LieGroup::bracket_into`]).
+    comm: Option<Algebra<A>>,
     /// The stage point, moved in place (`exp(v)·y₀` through [`Action::act_exp_assign`]).
     stage: Option<A::Point>,
     stats: StepStats,
@@ -43,6 +45,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
             name: "RKMK4 (two commutators)".into(),
             k: Vec::new(),
             v: None,
+            comm: None,
             stage: None,
             stats: StepStats::default(),
         }
@@ -84,12 +87,19 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
         if self.k.len() != 4 {
             let z = action.algebra_zero(y);
             self.k = vec![z.clone(); 4];
-            self.v = Some(z);
+            self.v = Some(z.clone());
+            self.comm = Some(z);
         }
         let Self {
-            k, v, stage, stats, ..
+            k,
+            v,
+            comm,
+            stage,
+            stats,
+            ..
         } = self;
         let v = v.as_mut().expect("allocated above");
+        let comm = comm.as_mut().expect("allocated above");
         let stage = stage.get_or_insert_with(|| y.clone());
         let half: Scalar<A> = c(0.5);
         let mut eval = |i: usize, ti: Scalar<A>, p: &A::Point, k: &mut [Algebra<A>]| {
@@ -102,24 +112,24 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
         stage.clone_from(y);
         action.act_exp_assign(v, stage);
         eval(1, t + half * h, stage, k)?;
-        let comm = <A::Group as LieGroup>::bracket(&k[0], &k[1]);
+        <A::Group as LieGroup>::bracket_into(&k[0], &k[1], comm);
         v.clone_from(&k[1]);
         v.scale_by(half);
-        v.add_scaled(c(-0.125), &comm);
+        v.add_scaled(c(-0.125), comm);
         stage.clone_from(y);
         action.act_exp_assign(v, stage);
         eval(2, t + half * h, stage, k)?;
         stage.clone_from(y);
         action.act_exp_assign(&k[2], stage);
         eval(3, t + h, stage, k)?;
-        let comm = <A::Group as LieGroup>::bracket(&k[0], &k[3]);
+        <A::Group as LieGroup>::bracket_into(&k[0], &k[3], comm);
         let sixth: Scalar<A> = c(1.0 / 6.0);
         v.set_zero();
         v.add_scaled(sixth, &k[0]);
         v.add_scaled(c(2.0 / 6.0), &k[1]);
         v.add_scaled(c(2.0 / 6.0), &k[2]);
         v.add_scaled(sixth, &k[3]);
-        v.add_scaled(c(-1.0 / 12.0), &comm);
+        v.add_scaled(c(-1.0 / 12.0), comm);
         let mut y1 = y.clone();
         action.act_exp_assign(v, &mut y1);
         stats.exps += 4;

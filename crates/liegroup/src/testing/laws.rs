@@ -232,6 +232,14 @@ pub fn check_group<G: LieGroup>(samples: &SampleSet<G>) -> Result<KitReport, Kit
             tol.round_off(cst * nx * ny),
             s2,
         )?;
+        let mut out = x.zero_like();
+        G::bracket_into(x, y, &mut out);
+        rep.record(
+            Law::InPlaceForms,
+            diff(&out, &xy),
+            tol.round_off(cst * nx * ny),
+            s2,
+        )?;
         let mut comb = x.scaled(c(a));
         comb.add_scaled(c(b), y);
         let mut lin = G::bracket(x, z).scaled(c(a));
@@ -353,6 +361,14 @@ pub fn check_group<G: LieGroup>(samples: &SampleSet<G>) -> Result<KitReport, Kit
             let grow = (1.0 + cst * nu) * (1.0 + cst * nu);
             let w = G::dexpinv(u, v);
             let nw = norm(&w);
+            let mut out = v.zero_like();
+            G::dexpinv_into(u, v, &mut out);
+            rep.record(
+                Law::InPlaceForms,
+                diff(&out, &w),
+                tol.round_off(nw.max(nv)),
+                s,
+            )?;
             rep.record(
                 Law::DexpInverse,
                 diff(&G::dexp(u, &w), v),

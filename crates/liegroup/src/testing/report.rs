@@ -34,6 +34,11 @@ pub enum Law {
     AdBracket,
     /// `|[x, y] + [y, x]|`; scale `C |x| |y|`.
     BracketAntisymmetry,
+    /// `|out − [x, y]|` with `out` from [`LieGroup::bracket_into`](crate::LieGroup::bracket_into)
+    /// (scale `C |x| |y|`) and `|out − dexp_u⁻¹ v|` with `out` from
+    /// [`LieGroup::dexpinv_into`](crate::LieGroup::dexpinv_into) on the dexp samples (scale
+    /// `|v|`); `out` starts as the zero element of the right size.
+    InPlaceForms,
     /// `|[ax + by, z] − a[x, z] − b[y, z]|` and the same in the second slot (a = 0.75,
     /// b = −1.25); scale `C (|x| + |y|) |z|`.
     BracketBilinearity,
@@ -99,6 +104,7 @@ impl Law {
             Law::AdjointDifferenceQuotient => "Ad = d/ds conjugation (difference quotient)",
             Law::AdBracket => "ad = bracket",
             Law::BracketAntisymmetry => "bracket antisymmetry",
+            Law::InPlaceForms => "in-place bracket and dexp⁻¹ = their values",
             Law::BracketBilinearity => "bracket bilinearity",
             Law::Jacobi => "Jacobi identity",
             Law::CoadjointDuality => "coadjoint dual to Ad",
