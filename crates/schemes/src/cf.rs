@@ -274,8 +274,8 @@ fn apply_stage<A: Action>(
     out: &mut A::Point,
 ) {
     match stage.base {
-        None => out.clone_from(y0),
-        Some(m) => out.clone_from(&ys[m]),
+        None => action.copy_point(out, y0),
+        Some(m) => action.copy_point(out, &ys[m]),
     }
     for alpha in &stage.exps {
         combine(v, h, alpha, k);
@@ -408,7 +408,7 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
             let ti = t + h * c::<Scalar<A>>(data.c[i]);
             if stage.exps.is_empty() && stage.base.is_none() {
                 if data.is_base[i] {
-                    ys[i].clone_from(y); // a later stage starts from it
+                    action.copy_point(&mut ys[i], y); // a later stage starts from it
                 }
                 f.eval(ti, y, &mut k[i]);
             } else {
@@ -424,11 +424,11 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
                 });
             }
         }
-        let mut y1 = y.clone();
+        let mut y1 = action.clone_point(y);
         apply_stage(action, &data.update, y, h, &k[..s], ys, v, stats, &mut y1);
         let error = match (tol, &data.update_hat) {
             (Some(tol), Some(hat)) => {
-                let y1_hat = y_hat.get_or_insert_with(|| y.clone());
+                let y1_hat = y_hat.get_or_insert_with(|| action.clone_point(y));
                 apply_stage(action, hat, y, h, k, ys, v, stats, y1_hat);
                 Some(distance.scaled_error(y, &y1, y1_hat, tol))
             }
