@@ -353,11 +353,7 @@ fn results_are_bitwise_independent_of_the_number_of_threads() {
         .map(|(a, b)| TangentSphere2::new_projected(*a, *b).unwrap())
         .collect();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_pool(threads, || {
             // A fresh system each time, so that the list is built on this pool too.
             let (sys, _) = LennardJones::large(n, 0.01, 2.5, 0.3).unwrap();
             let mut g = vec![Vector3::zeros(); n];
@@ -393,11 +389,7 @@ fn steps_on_lennard_jones_are_bitwise_independent_of_the_number_of_threads() {
     let q = jittered(n, 0.002, 11);
     let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_pool(threads, || {
             let (sys, _) = LennardJones::large(n, 0.01, 2.5, 0.3).unwrap();
             let mut vi = SphereVariational::explicit(&sys).unwrap();
             let (mut qa, mut wa) = (q.clone(), omega.clone());
@@ -449,11 +441,7 @@ fn gradients_of_one_potential_from_the_workers_of_a_pool() {
         let pot = sys.potential();
         let mut reference = vec![Vector3::zeros(); n];
         let v = pot.gradient(&q2, &mut reference); // builds the shared list at q2
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let same = pool.install(|| {
+        let same = on_pool(2, || {
             (0..8).into_par_iter().all(|_| {
                 let mut g = vec![Vector3::zeros(); n];
                 let w = pot.gradient(&q2, &mut g);
@@ -542,4 +530,14 @@ fn a_term_that_reenters_its_potential_does_not_deadlock() {
     assert_eq!(w.to_bits(), v.to_bits());
     assert_eq!(wi.to_bits(), v.to_bits());
     assert!(g == reference && *gi == reference);
+}
+
+/// `f` run on a fresh rayon pool of `threads` threads.
+#[cfg(feature = "rayon")]
+fn on_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
 }
