@@ -124,12 +124,14 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
         eval(3, t + h, stage, k)?;
         <A::Group as LieGroup>::bracket_into(&k[0], &k[3], comm);
         let sixth: Scalar<A> = c(1.0 / 6.0);
-        v.set_zero();
-        v.add_scaled(sixth, &k[0]);
-        v.add_scaled(c(2.0 / 6.0), &k[1]);
-        v.add_scaled(c(2.0 / 6.0), &k[2]);
-        v.add_scaled(sixth, &k[3]);
-        v.add_scaled(c(-1.0 / 12.0), comm);
+        let third: Scalar<A> = c(2.0 / 6.0);
+        v.set_combination(&[
+            (sixth, &k[0]),
+            (third, &k[1]),
+            (third, &k[2]),
+            (sixth, &k[3]),
+            (c(-1.0 / 12.0), &*comm),
+        ]);
         let mut y1 = y.clone();
         action.act_exp_assign(v, &mut y1);
         stats.exps += 4;
