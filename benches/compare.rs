@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 
 #[path = "support/rigid.rs"]
 mod rigid;
-use rigid::{LieRigid, RigidAct, RigidBody};
+use rigid::{LieRigid, LieRigidBodyFrame, RigidAct, RigidBody, RigidBodyAct};
 
 type PendAct = PowerAction<TangentSphereAction, 2>;
 type LjAct = VecPowerAction<TangentSphereAction>;
@@ -210,6 +210,7 @@ fn rigid_summary(name: &str, body: RigidBody) {
     let y0 = x0.to_attitude();
     let ya = RigidBody::ambient_of(&y0);
     let f = LieRigid(body);
+    let fb = LieRigidBodyFrame(body);
     let (h, steps) = (1e-3, 1000);
     let names = [
         "ode_solvers RK4 (ambient ℝ¹²)",
@@ -232,8 +233,24 @@ fn rigid_summary(name: &str, body: RigidBody) {
             ),
         ));
     }
-    let ns = interleaved(15, &mut c);
-    print_block(&format!("{name}, h = 1e-3"), &names, &ns, 0);
+    // The same equations in the body frame (right multiplication; field (−Ω, Π̇)).
+    let body_names = ["rkmk4 (body frame)", "cf4 (body frame)"];
+    for (label, id) in body_names.iter().zip(["rkmk4", "cf4"]) {
+        c.push((
+            label,
+            lie_batch(
+                group_stepper(schemes::methods::find(id).unwrap()),
+                RigidBodyAct::default(),
+                &fb,
+                y0,
+                h,
+                steps,
+            ),
+        ));
+    }
+    let all: Vec<&str> = names.iter().chain(&body_names).copied().collect();
+    let ns = interleaved(400, &mut c);
+    print_block(&format!("{name}, h = 1e-3"), &all, &ns, 0);
 }
 
 fn pendulum_summary() {
@@ -456,10 +473,19 @@ fn summary(_c: &mut Criterion) {
         "== summary (interleaved, best of rounds); load average: {}",
         load.trim()
     );
-    rigid_summary("free rigid body SO(3) × ℝ³", RigidBody::free());
-    rigid_summary("heavy top SO(3) × ℝ³", RigidBody::heavy_top());
-    pendulum_summary();
-    lj_summary();
+    // `SUMMARY=rigid` (or `pendulum`, `lj`) runs one part only.
+    let only = std::env::var("SUMMARY").unwrap_or_default();
+    let part = |name: &str| only.is_empty() || only == name;
+    if part("rigid") {
+        rigid_summary("free rigid body SO(3) × ℝ³", RigidBody::free());
+        rigid_summary("heavy top SO(3) × ℝ³", RigidBody::heavy_top());
+    }
+    if part("pendulum") {
+        pendulum_summary();
+    }
+    if part("lj") {
+        lj_summary();
+    }
     println!("== end of summary");
 }
 
@@ -504,6 +530,21 @@ fn rigid_groups(c: &mut Criterion) {
                     black_box(
                         stepper
                             .step(&action, &f, 0.0, black_box(&y0), black_box(h), None)
+                            .unwrap()
+                            .y,
+                    )
+                });
+            });
+        }
+        let fb = LieRigidBodyFrame(body);
+        for id in ["rkmk4", "cf4", "rkmk4-2comm"] {
+            let mut stepper = group_stepper::<RigidBodyAct>(schemes::methods::find(id).unwrap());
+            let action = RigidBodyAct::default();
+            group.bench_function(BenchmarkId::new("body-frame", id), |b| {
+                b.iter(|| {
+                    black_box(
+                        stepper
+                            .step(&action, &fb, 0.0, black_box(&y0), black_box(h), None)
                             .unwrap()
                             .y,
                     )

@@ -6,14 +6,16 @@
 //! (b) the non-autonomous, non-commuting problem Y' = hat(ω(t)) Y on SO(3) acting on S², with
 //!     ω(t) = Ω + exp(tΩ̂)β and Y(t) = exp(tΩ̂) exp(tβ̂) Y₀;
 //! (c) the 2-fold 3D pendulum on (TS²)² under SE(3)² [CCLMO22 §5] against a much finer run
-//!     of a sixth-order method.
+//!     of a sixth-order method;
+//! (d) the body-frame (left-trivialized) equation R' = R hat(η(t)) on SO(3) under
+//!     `RightMultiplication`, with η(t) = b + exp(−t b̂)a and R(t) = R₀ exp(tâ) exp(tb̂).
 //!
 //! The slope is fitted over the asymptotic range (`schemes::fit_order`) and must be within
 //! ±0.2 of the method's order. The tables are printed (`cargo test -- --nocapture`).
 
 use homogeneous::{
-    Action, LieVectorField, ManifoldPoint, PowerAction, RotationAction, Sphere2, TangentSphere2,
-    TangentSphereAction,
+    Action, LieVectorField, ManifoldPoint, PowerAction, RightMultiplication, RotationAction,
+    Sphere2, TangentSphere2, TangentSphereAction,
 };
 use liegroup::{LieGroup, So3};
 use nalgebra::Vector3;
@@ -172,6 +174,35 @@ fn two_fold_pendulum_on_ts2_squared() {
     let rows = run_all(&problem, &y0, t_end, &reference, dist, 16, 1e-11);
     check_rows(
         "(c) 2-fold pendulum on (TS²)², L = m = 1, T = 1, reference RKMK6 with 4096 steps",
+        &rows,
+    );
+}
+
+#[test]
+fn body_frame_rotation_under_right_multiplication() {
+    // R(t) = R₀ exp(tâ) exp(tb̂) has body velocity R⁻¹Ṙ = (exp(−tb̂) a + b)^; the action
+    // p ↦ p g⁻¹ takes the field −η(t).
+    let a = Vector3::new(0.8, -0.3, 0.5);
+    let b = Vector3::new(-0.2, 0.9, 0.4);
+    let eta = move |t: f64| b + So3::exp(&(-b * t)).rotate(&a);
+    // η is the body velocity of the exact solution (central differences of R⁻¹Ṙ).
+    let r0 = So3::exp(&Vector3::new(0.3, 1.1, -0.7));
+    let exact = move |t: f64| r0.compose(&So3::exp(&(a * t))).compose(&So3::exp(&(b * t)));
+    for t in [0.2, 1.3] {
+        let d = (exact(t + 1e-6).matrix() - exact(t - 1e-6).matrix()) / 2e-6;
+        let body = exact(t).matrix().transpose() * d;
+        assert!((body - liegroup::hat(&eta(t))).amax() < 1e-8);
+    }
+    let problem = Problem::new(
+        RightMultiplication::<So3>::new(),
+        move |t: f64, _r: &So3| -eta(t),
+    );
+    let t_end = 2.0;
+    let reference = exact(t_end);
+    let dist = |x: &So3, y: &So3| (x.matrix() - y.matrix()).amax();
+    let rows = run_all(&problem, &r0, t_end, &reference, dist, 4, 1e-13);
+    check_rows(
+        "(d) R' = R hat(b + exp(−tb̂)a) on SO(3), right multiplication, T = 2, exact solution",
         &rows,
     );
 }

@@ -5,6 +5,7 @@
 //!
 //! ```text
 //!   Lie (AttitudeAction = SO(3) × ℝ³ acting on itself):  f(R, Π) = (RΩ, Π × Ω + m g Γ × X),
+//!   Lie, body frame (AttitudeBodyAction):                   f(R, Π) = (−Ω, Π × Ω + m g Γ × X),
 //!   ambient (ℝ¹², R column-major):                         (Ṙ, Π̇) = (RΩ̂, Π × Ω + m g Γ × X),
 //! ```
 //!
@@ -15,7 +16,7 @@
 #![allow(dead_code)]
 
 use homogeneous::LieVectorField;
-use models::rigid_body::{AttitudeAction, AttitudePoint};
+use models::rigid_body::{AttitudeAction, AttitudeBodyAction, AttitudePoint, BodyFrame};
 use models::{FreeRigidBody, HeavyTop, RigidBodyState};
 use nalgebra::{Matrix3, Vector3};
 
@@ -23,6 +24,8 @@ use nalgebra::{Matrix3, Vector3};
 pub type RigidState = AttitudePoint;
 /// SO(3) × ℝ³ acting on itself by left multiplication.
 pub type RigidAct = AttitudeAction;
+/// The body-frame action: right multiplication by the inverse on SO(3), translation on ℝ³.
+pub type RigidBodyAct = AttitudeBodyAction;
 
 /// One of the two bodies.
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +58,16 @@ impl RigidBody {
         match self {
             Self::HeavyTop(m) => m.eval(t, y, out),
             Self::Free(m) => m.eval(t, y, out),
+        }
+    }
+
+    /// The body-frame Lie group vector field (the model's `LieVectorField` for
+    /// [`BodyFrame`], the field of `HeavyTop::body_frame` / `FreeRigidBody::body_frame`).
+    #[inline(always)]
+    pub fn lie_body(&self, t: f64, y: &RigidState, out: &mut (Vector3<f64>, Vector3<f64>)) {
+        match self {
+            Self::HeavyTop(m) => BodyFrame(*m).eval(t, y, out),
+            Self::Free(m) => BodyFrame(*m).eval(t, y, out),
         }
     }
 
@@ -91,5 +104,16 @@ impl LieVectorField<f64, RigidState, (Vector3<f64>, Vector3<f64>)> for LieRigid 
     #[inline(always)]
     fn eval(&self, t: f64, p: &RigidState, out: &mut (Vector3<f64>, Vector3<f64>)) {
         self.0.lie(t, p, out);
+    }
+}
+
+/// The body in the body frame, for the steppers over [`RigidBodyAct`].
+#[derive(Clone, Copy, Debug)]
+pub struct LieRigidBodyFrame(pub RigidBody);
+
+impl LieVectorField<f64, RigidState, (Vector3<f64>, Vector3<f64>)> for LieRigidBodyFrame {
+    #[inline(always)]
+    fn eval(&self, t: f64, p: &RigidState, out: &mut (Vector3<f64>, Vector3<f64>)) {
+        self.0.lie_body(t, p, out);
     }
 }

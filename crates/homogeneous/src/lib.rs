@@ -17,6 +17,7 @@
 //! | [`TangentSphereAction`] | SE(3) | [`TangentSphere2`] | `(u × q, u × ω + v × q)` \[CCLMO22, §5.1\] |
 //! | [`CoadjointAction`] ([`So3Coadjoint`], [`Se3Coadjoint`]) | any `G` | `μ ∈ 𝔤*` | `−ad*_ξ μ` |
 //! | [`LeftMultiplication`] | any `G` | `G` | `ξ` (right-trivialized) |
+//! | [`RightMultiplication`] (`g·p = p g⁻¹`, body-frame equations `ṗ = p·Ω` with `f = −Ω`) | any `G` | `G` | `−Ad_p ξ` (right-trivialized) |
 //! | tuples `(A₁, …, A₄)` | `(G₁, …)` | `(P₁, …)` | factor by factor |
 //! | [`PowerAction`]`<A, N>` | `[G; N]` | `[P; N]` | factor by factor |
 //! | [`VecPowerAction`]`<A>` | `Vec<G>` | `Vec<P>` | factor by factor |
@@ -82,6 +83,7 @@ mod left;
 mod points;
 mod power;
 mod product;
+mod right;
 mod rodrigues;
 mod rotation;
 mod sphere;
@@ -97,6 +99,7 @@ pub use coadjoint::{CoadjointAction, Se3Coadjoint, So3Coadjoint};
 pub use error::HomogeneousError;
 pub use left::LeftMultiplication;
 pub use power::{PowerAction, PowerFactor, VecPowerAction};
+pub use right::RightMultiplication;
 pub use rotation::RotationAction;
 pub use sphere::{SPHERE_TOLERANCE, Sphere2};
 pub use tangent_sphere::{TANGENCY_TOLERANCE, TangentSphere2};

@@ -26,12 +26,12 @@ macro_rules! tuple_action {
                 ($(self.$idx.act(&g.$idx, &p.$idx),)+)
             }
 
-            #[inline]
+            #[inline(always)]
             fn act_exp(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Point {
                 ($(self.$idx.act_exp(&xi.$idx, &p.$idx),)+)
             }
 
-            #[inline]
+            #[inline(always)]
             fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
                 $(self.$idx.act_exp_assign(&xi.$idx, &mut p.$idx);)+
             }

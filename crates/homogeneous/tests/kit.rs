@@ -6,8 +6,9 @@ use homogeneous::testing::{
     random_vector, samples_from,
 };
 use homogeneous::{
-    Action, CoadjointAction, LeftMultiplication, PowerAction, RotationAction, Se3Coadjoint,
-    So3Coadjoint, Sphere2, TangentSphere2, TangentSphereAction, TransitiveAction, VecPowerAction,
+    Action, CoadjointAction, LeftMultiplication, PowerAction, RightMultiplication, RotationAction,
+    Se3Coadjoint, So3Coadjoint, Sphere2, TangentSphere2, TangentSphereAction, TransitiveAction,
+    VecPowerAction,
 };
 use liegroup::num_dual::Dual64;
 use liegroup::{LieGroup, Rn, Se3, So3};
@@ -173,6 +174,78 @@ fn left_multiplication_over_several_groups() {
         |rng| [se3_algebra(rng), se3_algebra(rng)],
     );
     run("SE(3)² on itself", &LeftMultiplication::new(), &samples);
+}
+
+#[test]
+fn right_multiplication_over_several_groups() {
+    let samples = samples_from::<RightMultiplication<Rn<f64, 3>>, _, _>(
+        N_SAMPLES,
+        31,
+        |rng| Rn::new(random_vector(rng, 2.0)),
+        |rng| random_vector(rng, 2.0),
+    );
+    run(
+        "ℝ³ on itself (right)",
+        &RightMultiplication::new(),
+        &samples,
+    );
+
+    let samples = samples_from::<RightMultiplication<So3>, _, _>(
+        N_SAMPLES,
+        32,
+        |rng| random_so3(rng, 3.0),
+        so3_algebra,
+    );
+    run(
+        "SO(3) on itself (right)",
+        &RightMultiplication::new(),
+        &samples,
+    );
+
+    let samples = samples_from::<RightMultiplication<Se3>, _, _>(
+        N_SAMPLES,
+        33,
+        |rng| random_se3(rng, 3.0, 2.0),
+        se3_algebra,
+    );
+    run(
+        "SE(3) on itself (right)",
+        &RightMultiplication::new(),
+        &samples,
+    );
+
+    // The body-frame rigid body: attitude by right multiplication, momentum by translation.
+    type Body = (RightMultiplication<So3>, LeftMultiplication<Rn<f64, 3>>);
+    let samples = samples_from::<Body, _, _>(
+        N_SAMPLES,
+        34,
+        |rng| (random_so3(rng, 3.0), Rn::new(random_vector(rng, 1.0))),
+        |rng| (so3_algebra(rng), random_vector(rng, 1.0)),
+    );
+    run("SO(3) (right) × ℝ³", &Body::default(), &samples);
+}
+
+/// `p exp(−ξ)` is `exp(−Ad_p ξ) p`: the right action's orbit is the left action's orbit of the
+/// generator, for every point and algebra element (the identity the generator rests on).
+#[test]
+fn right_multiplication_orbit_is_left_orbit_of_its_generator() {
+    let samples = samples_from::<RightMultiplication<Se3>, _, _>(
+        N_SAMPLES,
+        35,
+        |rng| random_se3(rng, 3.0, 2.0),
+        se3_algebra,
+    );
+    let (right, left) = (
+        RightMultiplication::<Se3>::new(),
+        LeftMultiplication::<Se3>::new(),
+    );
+    for s in &samples {
+        let a = right.act_exp(&s.xi, &s.p);
+        let b = left.act_exp(&right.generator(&s.xi, &s.p), &s.p);
+        let err = (a.compose(&b.inverse())).log().norm();
+        let scale = 1.0 + s.xi.norm() * s.p.log().norm().max(1.0).powi(2);
+        assert!(err < 64.0 * f64::EPSILON * scale, "{err:e}");
+    }
 }
 
 #[test]

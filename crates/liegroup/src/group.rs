@@ -291,6 +291,27 @@ pub trait LieGroup: Clone + Debug {
     fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
         self.left_mul_assign(&Self::exp(xi));
     }
+
+    /// `self ← self · exp(ξ)`: the right translate by an exponential, in place — the stage
+    /// update of an integrator for a left-trivialized equation `ġ = g·ξ(g)` (body-frame
+    /// velocities), through the action `homogeneous::RightMultiplication`.
+    ///
+    /// Default: `self.compose(&exp(ξ))`. SO(3) overrides it with Rodrigues' matrix formed entry
+    /// by entry (no `hat` products), products and powers factor by factor, ℝⁿ as an addition.
+    /// Must agree with `self.compose(&exp(ξ))` to round-off (a law of the conformance kit).
+    ///
+    /// # Example
+    /// ```
+    /// use liegroup::{LieGroup, So3};
+    /// use nalgebra::Vector3;
+    /// let (xi, g) = (Vector3::new(0.1, -0.2, 0.3), So3::exp(&Vector3::new(1.0, 0.5, -0.4)));
+    /// let mut h = g;
+    /// h.exp_right_mul_assign(&xi);
+    /// assert!((h.matrix() - g.compose(&So3::exp(&xi)).matrix()).norm() < 1e-15);
+    /// ```
+    fn exp_right_mul_assign(&mut self, xi: &Self::Algebra) {
+        *self = self.compose(&Self::exp(xi));
+    }
 }
 
 /// A group of compile-time size, with an identity made from nothing.

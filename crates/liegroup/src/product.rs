@@ -102,6 +102,10 @@ macro_rules! tuple_group {
             fn exp_left_mul_assign(&mut self, xi: &Self::Algebra) {
                 $(self.$idx.exp_left_mul_assign(&xi.$idx);)+
             }
+            #[inline(always)]
+            fn exp_right_mul_assign(&mut self, xi: &Self::Algebra) {
+                $(self.$idx.exp_right_mul_assign(&xi.$idx);)+
+            }
         }
 
         impl<S: nalgebra::RealField + Copy, $($name: StaticLieGroup<Scalar = S>),+> StaticLieGroup for ($($name,)+) {
@@ -232,6 +236,12 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
             x.exp_left_mul_assign(v);
         }
     }
+    #[inline]
+    fn exp_right_mul_assign(&mut self, xi: &Self::Algebra) {
+        for (x, v) in self.iter_mut().zip(xi) {
+            x.exp_right_mul_assign(v);
+        }
+    }
 }
 
 impl<G: StaticLieGroup, const N: usize> StaticLieGroup for [G; N] {
@@ -339,6 +349,14 @@ where
             "runtime power: element and algebra element have different numbers of factors"
         );
         par::zip_mut(self, xi, G::exp_left_mul_assign);
+    }
+    fn exp_right_mul_assign(&mut self, xi: &Self::Algebra) {
+        assert_eq!(
+            self.len(),
+            xi.len(),
+            "runtime power: element and algebra element have different numbers of factors"
+        );
+        par::zip_mut(self, xi, G::exp_right_mul_assign);
     }
 }
 

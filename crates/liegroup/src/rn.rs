@@ -59,6 +59,10 @@ impl<T: RealField + Copy, const D: usize> LieGroup for Rn<T, D> {
     fn exp_left_mul_assign(&mut self, xi: &SVector<T, D>) {
         self.0 += xi;
     }
+    #[inline(always)]
+    fn exp_right_mul_assign(&mut self, xi: &SVector<T, D>) {
+        self.0 += xi;
+    }
     #[inline]
     fn inverse(&self) -> Self {
         Self(-self.0)

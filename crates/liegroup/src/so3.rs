@@ -849,6 +849,32 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
         let e = rodrigues_matrix(u, f.sinc(), f.cosc());
         self.matrix = e * self.matrix;
     }
+
+    /// `R ← R exp(u) = R + a RU + b (RU)U` without forming `exp(u)`: row by row,
+    /// `rᵢ ← rᵢ + a (rᵢ × u) + b ((rᵢ × u) × u)` (`a = sin α/α`, `b = (1 − cos α)/α²`; for a
+    /// row vector `r U = (r × u)ᵀ`). Each row of the result depends only on the same row of
+    /// `R`, so a caller that reads some rows only (a body-frame field needing the vertical
+    /// `Γ = Rᵀe₃`, the third row; a free body reading none) pays for those rows only once the
+    /// call is inlined — which it always is: integrators call it on their critical path (the
+    /// stage update of body-frame equations, see
+    /// [`exp_left_mul_assign`](LieGroup::exp_left_mul_assign)).
+    #[inline(always)]
+    fn exp_right_mul_assign(&mut self, u: &Vector3<T>) {
+        let mut f = AngleFns::new(u.dot(u));
+        let (a, b) = (f.sinc(), f.cosc());
+        for i in 0..3 {
+            let r = Vector3::new(
+                self.matrix[(i, 0)],
+                self.matrix[(i, 1)],
+                self.matrix[(i, 2)],
+            );
+            let ru = r.cross(u);
+            let ruu = ru.cross(u);
+            for j in 0..3 {
+                self.matrix[(i, j)] = r[j] + a * ru[j] + b * ruu[j];
+            }
+        }
+    }
 }
 
 impl<T: RealField + Copy> StaticLieGroup for So3<T> {

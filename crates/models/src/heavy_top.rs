@@ -4,8 +4,8 @@
 
 use crate::error::{ModelError, non_negative, positive};
 use crate::rigid_body::{
-    Ambient12Action, AttitudeAction, AttitudePoint, CotangentAction, RigidBodyState, finite3,
-    join12, split12, validate_inertia,
+    Ambient12Action, AttitudeAction, AttitudeBodyAction, AttitudePoint, BodyFrame, CotangentAction,
+    RigidBodyState, finite3, join12, split12, validate_inertia,
 };
 use homogeneous::{LeftMultiplication, LieVectorField, Se3Coadjoint};
 use liegroup::{LieGroup, Rn, Se3, So3, hat};
@@ -61,6 +61,7 @@ fn split6(v: &Vector6<f64>) -> (Vector3<f64>, Vector3<f64>) {
 /// |---|---|---|---|---|
 /// | [`canonical`](Self::canonical) | [`CotangentAction`] | `(R, π = RΠ) ∈ T*SO(3) ≅ SE(3)` | `(ω, −ω × π − m g (RX) × e₃)` | §3.4.1, eqs. (21)–(22) |
 /// | [`canonical_body`](Self::canonical_body) | [`AttitudeAction`] | `(R, Π) ∈ SO(3) × ℝ³` | `(RΩ, Π × Ω + m g Γ × X)` | eqs. (19)–(20) |
+/// | [`body_frame`](Self::body_frame) | [`AttitudeBodyAction`] | `(R, Π) ∈ SO(3) × ℝ³` | `(−Ω, Π × Ω + m g Γ × X)` (body frame) | eqs. (19)–(20) |
 /// | [`lie_poisson`](Self::lie_poisson) | [`Se3Coadjoint`] | `(Π, Γ) ∈ se(3)*` | `−(Ω, m g X)` | §3.4.2, eqs. (23)–(24) |
 /// | [`larger_group`](Self::larger_group) | [`LargerGroupAction`] | `((R, x), (Π, Γ))` | `(Ad_(R,x)(Ω, m g X), −(Ω, m g X))` | §3.4.3 |
 /// | [`ambient`](Self::ambient) | [`Ambient12Action`] | `(R, Π) ∈ ℝ¹²` | `(RΩ̂, Π × Ω + m g (Rᵀe₃) × X)` | — |
@@ -303,6 +304,14 @@ impl HeavyTop {
         Problem::new(AttitudeAction::new(), *self)
     }
 
+    /// The same `(R, Π)` equations (19)–(20) in the body frame: `f(R, Π) = (−Ω, Π × Ω + m g Γ × X)`
+    /// for [`AttitudeBodyAction`] (`Ṙ = RΩ̂` through right multiplication). The cheaper form to
+    /// integrate: a stage needs `Γ` from its attitude but never `RΩ`.
+    #[must_use]
+    pub fn body_frame(&self) -> Problem<AttitudeBodyAction, BodyFrame<Self>> {
+        Problem::new(AttitudeBodyAction::default(), BodyFrame(*self))
+    }
+
     /// Lie–Poisson on se(3)* with the coadjoint action of SE(3) (eqs. (23)–(24)).
     #[must_use]
     pub fn lie_poisson(&self) -> Problem<Se3Coadjoint<f64>, Self> {
@@ -361,6 +370,21 @@ impl LieVectorField<f64, Se3<f64>, Vector6<f64>> for HeavyTop {
         let omega = r.rotate(&self.angular_velocity(&r.inverse_rotate(pi)));
         let nu = omega.cross(pi) + r.rotate(&self.weight_moment_arm()).cross(&e3());
         *out = join6(&omega, &(-nu));
+    }
+}
+
+/// `f(R, Π) = (−Ω, Π × Ω + m g Γ × X)` for [`AttitudeBodyAction`].
+impl LieVectorField<f64, AttitudePoint, (Vector3<f64>, Vector3<f64>)> for BodyFrame<HeavyTop> {
+    #[inline]
+    fn eval(&self, _t: f64, p: &AttitudePoint, out: &mut (Vector3<f64>, Vector3<f64>)) {
+        let top = &self.0;
+        let pi = p.1.0;
+        let omega = top.angular_velocity(&pi);
+        let gamma = vertical_in_body(p.0.matrix());
+        *out = (
+            -omega,
+            pi.cross(&omega) + gamma.cross(&top.weight_moment_arm()),
+        );
     }
 }
 

@@ -7,7 +7,9 @@
 //! left actions, right-trivialized algebra elements (`ṗ = ξ·p`).
 
 use crate::error::ModelError;
-use homogeneous::{LeftMultiplication, LieVectorField, RotationAction, So3Coadjoint, Sphere2};
+use homogeneous::{
+    LeftMultiplication, LieVectorField, RightMultiplication, RotationAction, So3Coadjoint, Sphere2,
+};
 use liegroup::{R3, Rn, Se3, So3, hat};
 use nalgebra::{Matrix3, SVector, Vector3, Vector6};
 use schemes::Problem;
@@ -17,6 +19,34 @@ use schemes::Problem;
 pub type AttitudeAction = LeftMultiplication<(So3<f64>, R3<f64>)>;
 /// A point of [`AttitudeAction`]: `(R, x)`.
 pub type AttitudePoint = (So3<f64>, R3<f64>);
+/// SO(3) acting on the attitude by right multiplication with the inverse and ℝ³ on a body
+/// vector by translation, `(A, a)·(R, x) = (RA⁻¹, x + a)`: the **body-frame** form of
+/// [`AttitudeAction`], on the same points. A field `(−Ω, ẋ)` gives `Ṙ = RΩ̂` (see
+/// [`RightMultiplication`]), so the attitude's algebra element is the body angular velocity
+/// itself, and a stage of an integrator needs no rotation of it into space.
+pub type AttitudeBodyAction = (RightMultiplication<So3<f64>>, LeftMultiplication<R3<f64>>);
+
+/// A model's equations in the body frame, for [`AttitudeBodyAction`]: the same `(R, Π)` and the
+/// same `Ṙ = RΩ̂`, `Π̇`, with the field `f(R, Π) = (−Ω, Π̇)` instead of the spatial `(RΩ, Π̇)`
+/// of [`AttitudeAction`]. Made by [`FreeRigidBody::body_frame`] and
+/// [`HeavyTop::body_frame`](crate::HeavyTop::body_frame).
+///
+/// # Example
+/// ```
+/// use homogeneous::{Action, LieVectorField};
+/// use models::HeavyTop;
+/// let top = HeavyTop::bruls_cardona();
+/// let p = HeavyTop::bruls_cardona_state().to_attitude();
+/// let (body, spatial) = (top.body_frame(), top.canonical_body());
+/// let (mut fb, mut fs) = Default::default();
+/// body.field.eval(0.0, &p, &mut fb);
+/// spatial.field.eval(0.0, &p, &mut fs);
+/// // Both generators are the same tangent vector (Ṙ R⁻¹ = (RΩ)^, Π̇).
+/// let (gb, gs) = (body.action.generator(&fb, &p), spatial.action.generator(&fs, &p));
+/// assert!((gb.0 - gs.0).norm() + (gb.1 - gs.1).norm() < 1e-12 * gs.1.norm());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyFrame<M>(pub M);
 /// SO(3) × SO(3) acting on SO(3) × so(3)* by left multiplication on the attitude and by the
 /// coadjoint action (rotation) on the body momentum: `(A, B)·(R, Π) = (AR, BΠ)`.
 pub type AttitudeCoadjointAction = (LeftMultiplication<So3<f64>>, So3Coadjoint<f64>);
@@ -231,6 +261,7 @@ pub(crate) fn join12(m: &Matrix3<f64>, x: &Vector3<f64>) -> SVector<f64, 12> {
 /// | [`lie_poisson`](Self::lie_poisson) | [`So3Coadjoint`] | `Π ∈ so(3)*` | `−I⁻¹Π` |
 /// | [`lie_poisson_sphere`](Self::lie_poisson_sphere) | [`RotationAction`] | `m = Π/‖Π‖ ∈ S²` | `−‖Π‖ I⁻¹m` |
 /// | [`attitude`](Self::attitude) | [`AttitudeAction`] | `(R, Π) ∈ SO(3) × ℝ³` | `(RΩ, Π × Ω)` |
+/// | [`body_frame`](Self::body_frame) | [`AttitudeBodyAction`] | `(R, Π) ∈ SO(3) × ℝ³` | `(−Ω, Π × Ω)` (body frame) |
 /// | [`attitude_coadjoint`](Self::attitude_coadjoint) | [`AttitudeCoadjointAction`] | `(R, Π)` | `(RΩ, −Ω)` |
 /// | [`cotangent`](Self::cotangent) | [`CotangentAction`] | `(R, π) ∈ T*SO(3) ≅ SE(3)` | `(ω, −ω × π)` |
 /// | [`ambient`](Self::ambient) | [`Ambient12Action`] | `(R, Π) ∈ ℝ¹²` | `(RΩ̂, Π × Ω)` |
@@ -240,8 +271,10 @@ pub(crate) fn join12(m: &Matrix3<f64>, x: &Vector3<f64>) -> SVector<f64, 12> {
 /// right-trivialized velocity: `Ṙ = RΩ̂ = (RΩ)^ R`, i.e. the **spatial** angular velocity
 /// `ω = RΩ`, not `Ω`. On T*SO(3) ≅ SE(3) the generator is `π̇ = ξ × π + δ`; with `ξ = ω` and
 /// `δ = −ω × π` the spatial momentum is constant, the right-trivialized canonical equations of
-/// `ALGORITHMS.md` §1.3 with `H(R, π) = ½ π·R I⁻¹ Rᵀ π`. The tests check all six against each
-/// other at random states (relative 10⁻¹²).
+/// `ALGORITHMS.md` §1.3 with `H(R, π) = ½ π·R I⁻¹ Rᵀ π`. For
+/// [`AttitudeBodyAction`] (right multiplication by the inverse) the generator is `−Ad_R ξ`, so
+/// `f = −Ω` gives the same `Ṙ = RΩ̂`. The tests check all seven against each other at random
+/// states (relative 10⁻¹²).
 ///
 /// # Example
 /// ```
@@ -404,6 +437,14 @@ impl FreeRigidBody {
         Problem::new(AttitudeAction::new(), *self)
     }
 
+    /// `(R, Π)` on SO(3) × ℝ³ in the body frame: `f(R, Π) = (−Ω, Π × Ω)` for
+    /// [`AttitudeBodyAction`] (`Ṙ = RΩ̂`; `Π` moves by translation). The same equations as
+    /// [`attitude`](Self::attitude), and the cheaper form to integrate: no stage needs `RΩ`.
+    #[must_use]
+    pub fn body_frame(&self) -> Problem<AttitudeBodyAction, BodyFrame<Self>> {
+        Problem::new(AttitudeBodyAction::default(), BodyFrame(*self))
+    }
+
     /// `(R, Π)` with SO(3) × SO(3) acting by left multiplication and by rotation:
     /// `f(R, Π) = (RΩ, −Ω)`; `|Π|` is kept to round-off.
     #[must_use]
@@ -440,6 +481,15 @@ impl LieVectorField<f64, AttitudePoint, (Vector3<f64>, Vector3<f64>)> for FreeRi
     fn eval(&self, _t: f64, p: &AttitudePoint, out: &mut (Vector3<f64>, Vector3<f64>)) {
         let omega = self.angular_velocity(&p.1.0);
         *out = (p.0.rotate(&omega), p.1.0.cross(&omega));
+    }
+}
+
+/// `f(R, Π) = (−Ω, Π × Ω)` for [`AttitudeBodyAction`].
+impl LieVectorField<f64, AttitudePoint, (Vector3<f64>, Vector3<f64>)> for BodyFrame<FreeRigidBody> {
+    #[inline]
+    fn eval(&self, _t: f64, p: &AttitudePoint, out: &mut (Vector3<f64>, Vector3<f64>)) {
+        let omega = self.0.angular_velocity(&p.1.0);
+        *out = (-omega, p.1.0.cross(&omega));
     }
 }
 

@@ -10,7 +10,8 @@ use homogeneous::{Action, LieVectorField};
 use liegroup::{LieGroup, Rn, Se3, So3, hat};
 use models::heavy_top::{LargerGroupAction, LargerGroupPoint};
 use models::rigid_body::{
-    Ambient12Action, AttitudeAction, AttitudeCoadjointAction, CotangentAction, orthogonality_error,
+    Ambient12Action, AttitudeAction, AttitudeBodyAction, AttitudeCoadjointAction, AttitudePoint,
+    CotangentAction, orthogonality_error,
 };
 use models::{FreeRigidBody, HeavyTop, RigidBodyState};
 use nalgebra::{Matrix3, SVector, Vector3, Vector6};
@@ -82,6 +83,9 @@ fn free_body_formulations_give_the_same_derivative() {
         // (ii) SO(3) × ℝ³ by left multiplication (ξ is the right-trivialized velocity).
         let (xi, eta) = eval(&body.attitude(), &x.to_attitude());
         worst = worst.max(rel(&(hat(&xi) * r, eta), &reference));
+        // The body frame: right multiplication by the inverse, generator −Ad_R(−Ω) = RΩ.
+        let (xi, eta) = eval(&body.body_frame(), &x.to_attitude());
+        worst = worst.max(rel(&(hat(&xi) * r, eta), &reference));
         let (xi, dpi) = eval(&body.attitude_coadjoint(), &x.to_attitude_coadjoint());
         worst = worst.max(rel(&(hat(&xi) * r, dpi), &reference));
         // T*SO(3) ≅ SE(3), right trivialized.
@@ -133,6 +137,8 @@ fn heavy_top_formulations_give_the_same_derivative() {
         let g = eval(&top.canonical(), &x.to_cotangent());
         worst = worst.max(rel(&body_rate_from_cotangent(&x, &g), &reference));
         let (xi, eta) = eval(&top.canonical_body(), &x.to_attitude());
+        worst = worst.max(rel(&(hat(&xi) * r, eta), &reference));
+        let (xi, eta) = eval(&top.body_frame(), &x.to_attitude());
         worst = worst.max(rel(&(hat(&xi) * r, eta), &reference));
         // Lie–Poisson on se(3)*: (Π̇, Γ̇).
         let mu_dot = eval(&top.lie_poisson(), &x.to_lie_poisson());
@@ -376,6 +382,16 @@ fn heavy_top_rkmk4_runs_keep_energy_and_invariants() {
     // body frame), so e₃·RΠ is kept only to the accuracy of the step (~10⁻⁸ relative).
     assert!(d.energy <= 1e-9 && d.a <= 1e-7 * vm(&x0).abs() && d.ortho <= 1e-13);
     finals.push(RigidBodyState::from_attitude(&y));
+    let (y, d) = run(&top.body_frame(), x0.to_attitude(), h, t_end, |p| {
+        let x = RigidBodyState::from_attitude(p);
+        (top.energy(&x), vm(&x), 0.0, *x.attitude.matrix())
+    });
+    println!(
+        "SO(3) × ℝ³ body frame: energy {:.1e}, e₃·RΠ {:.1e}, RᵀR − I {:.1e}",
+        d.energy, d.a, d.ortho
+    );
+    assert!(d.energy <= 1e-9 && d.a <= 1e-7 * vm(&x0).abs() && d.ortho <= 1e-13);
+    finals.push(RigidBodyState::from_attitude(&y));
     let m0 = top.larger_group_momentum(&x0.to_larger_group());
     let (y, d) = run(
         &top.larger_group(),
@@ -421,7 +437,13 @@ fn heavy_top_rkmk4_runs_keep_energy_and_invariants() {
     // All formulations integrate to the same (R, Π) (to their global errors); Γ of the
     // Lie–Poisson run is Rᵀe₃.
     let scale = x0.momentum.amax();
-    let names = ["T*SO(3)", "SO(3) × ℝ³", "T*SE(3)", "ambient"];
+    let names = [
+        "T*SO(3)",
+        "SO(3) × ℝ³",
+        "SO(3) × ℝ³ body frame",
+        "T*SE(3)",
+        "ambient",
+    ];
     for (x, name) in finals.iter().zip(names) {
         let dp = (x.momentum - finals[0].momentum).amax() / scale;
         let dr = (x.attitude.matrix() - finals[0].attitude.matrix()).amax();
@@ -509,5 +531,69 @@ fn adaptive_pairs_run_on_group_points() {
             sol.stats.accepted, sol.stats.rejected
         );
         assert!(err <= 1e-5, "{id}: {err:e}");
+    }
+}
+
+/// The body-frame heavy top converges at the order of each method: fitted slopes of the error
+/// in `(R, Π)` at `T = 0.5` against a reference from the spatial formulation (RKMK6 with many
+/// more steps), on a top with generic inertia and a state away from any symmetry.
+#[test]
+fn body_frame_heavy_top_converges_at_the_method_order() {
+    let mut rng = Rng::new(77);
+    let top = HeavyTop::new(
+        2.0,
+        random_spd(&mut rng),
+        Vector3::new(0.3, -0.2, 0.6),
+        9.81,
+    )
+    .unwrap();
+    let x0 = random_state(&mut rng, 3.0);
+    let t_end = 0.5;
+    let mut fine = find("rkmk6").unwrap().stepper::<AttitudeAction>();
+    let sol = schemes::integrate(
+        &top.canonical_body(),
+        &mut fine,
+        0.0,
+        x0.to_attitude(),
+        t_end,
+        &Options::count(4096).save_final(),
+    )
+    .unwrap();
+    let reference = *sol.last().1;
+    let dist = |a: &AttitudePoint, b: &AttitudePoint| {
+        (a.0.matrix() - b.0.matrix())
+            .amax()
+            .max((a.1.0 - b.1.0).amax() / x0.momentum.amax())
+    };
+    let problem = top.body_frame();
+    for (id, steps) in [
+        ("rkmk4", [8, 16, 32, 64, 128]),
+        ("cf4", [8, 16, 32, 64, 128]),
+        ("rkmk4-2comm", [8, 16, 32, 64, 128]),
+        ("rkmk6", [4, 8, 16, 32, 64]),
+        ("cg3", [16, 32, 64, 128, 256]),
+    ] {
+        let spec = find(id).unwrap();
+        let mut stepper = spec.stepper::<AttitudeBodyAction>();
+        let row = schemes::measure_order(
+            &problem,
+            &mut stepper,
+            0.0,
+            &x0.to_attitude(),
+            t_end,
+            &reference,
+            &steps,
+            dist,
+            1e-12,
+        )
+        .unwrap();
+        let slope = row.observed_order();
+        println!("{id}: errors {:?}, order {slope:.3}", row.errors);
+        assert!(
+            (slope - f64::from(spec.order)).abs() <= 0.2,
+            "{id}: observed order {slope:.3}, expected {} ({:?})",
+            spec.order,
+            row.errors
+        );
     }
 }

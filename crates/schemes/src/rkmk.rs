@@ -133,12 +133,18 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         let hc = |x: f64| h * c::<Scalar<A>>(x);
-        let check = crate::coeffs::finite_field::<Algebra<A>>;
+        // The finiteness of each stage's field value is recorded without branching and tested
+        // once, after the last stage: an early exit per stage splits the straight-line code
+        // into blocks the compiler schedules separately, which cost a fifth of a step on small
+        // problems. A non-finite value propagates through every later stage (the field is then
+        // evaluated at non-finite points, which fields must tolerate anyway: a finite field value
+        // can still overflow a stage point), and the error names the first stage that produced
+        // one, as a per-stage test would.
         let z = action.algebra_zero(y);
         let mut k = z.clone();
         let t1 = t + hc(co[10]);
         f.eval(t1, y, &mut k);
-        check(&k, t1)?;
+        let ok1 = k.all_finite();
         let k1 = k.clone();
 
         let mut u2 = z.clone();
@@ -147,7 +153,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.apply_assign(action, &u2, &mut y2);
         let t2 = t + hc(co[11]);
         f.eval(t2, &y2, &mut k);
-        check(&k, t2)?;
+        let ok2 = k.all_finite();
         let mut k2 = z.clone();
         self.map.dinv_into(&u2, &k, &mut k2);
 
@@ -158,7 +164,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.apply_assign(action, &u3, &mut y3);
         let t3 = t + hc(co[12]);
         f.eval(t3, &y3, &mut k);
-        check(&k, t3)?;
+        let ok3 = k.all_finite();
         let mut k3 = z.clone();
         self.map.dinv_into(&u3, &k, &mut k3);
 
@@ -170,7 +176,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.apply_assign(action, &u4, &mut y4);
         let t4 = t + hc(co[13]);
         f.eval(t4, &y4, &mut k);
-        check(&k, t4)?;
+        let ok4 = k.all_finite();
         let mut k4 = z;
         self.map.dinv_into(&u4, &k, &mut k4);
 
@@ -179,6 +185,16 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         sigma.add_scaled(hc(co[7]), &k2);
         sigma.add_scaled(hc(co[8]), &k3);
         sigma.add_scaled(hc(co[9]), &k4);
+        if !(ok1 & ok2 & ok3 & ok4) {
+            let t_bad = [(ok1, t1), (ok2, t2), (ok3, t3), (ok4, t4)]
+                .into_iter()
+                .find(|(ok, _)| !ok)
+                .map_or(t4, |(_, ti)| ti);
+            return Err(SchemeError::NonFinite {
+                what: "vector field",
+                t: re(t_bad),
+            });
+        }
         let mut y1 = y.clone();
         self.map.apply_assign(action, &sigma, &mut y1);
         self.stats.f_evals += 4;

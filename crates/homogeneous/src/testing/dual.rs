@@ -6,6 +6,7 @@ use crate::action::Action;
 use crate::coadjoint::CoadjointAction;
 use crate::left::LeftMultiplication;
 use crate::power::{PowerAction, VecPowerAction};
+use crate::right::RightMultiplication;
 use crate::rotation::RotationAction;
 use crate::sphere::Sphere2;
 use crate::tangent_sphere::TangentSphere2;
@@ -130,6 +131,13 @@ impl<G: LiftDual> LiftDual for LeftMultiplication<G> {
     type Dual = LeftMultiplication<G::Dual>;
     fn lift_dual(&self) -> Self::Dual {
         LeftMultiplication::new()
+    }
+}
+
+impl<G: LiftDual> LiftDual for RightMultiplication<G> {
+    type Dual = RightMultiplication<G::Dual>;
+    fn lift_dual(&self) -> Self::Dual {
+        RightMultiplication::new()
     }
 }
 

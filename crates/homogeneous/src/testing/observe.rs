@@ -4,6 +4,7 @@ use crate::action::{Action, ManifoldPoint};
 use crate::coadjoint::CoadjointAction;
 use crate::left::LeftMultiplication;
 use crate::power::{PowerAction, VecPowerAction};
+use crate::right::RightMultiplication;
 use crate::rotation::RotationAction;
 use crate::tangent_sphere_action::TangentSphereAction;
 use liegroup::{LieGroup, VectorSpace};
@@ -62,8 +63,9 @@ pub type Scalar<A> = <<A as Action>::Group as LieGroup>::Scalar;
 ///
 /// - Embedded manifolds ([`ManifoldPoint`]): the chart is the ambient coordinates
 ///   ([`ambient_chart`]), the constraint error is [`ManifoldPoint::constraint_error`].
-/// - A group acting on itself ([`LeftMultiplication`]): the chart at `base` is
-///   `p ↦ log(p · base⁻¹)` (right-trivialized, as the generator `ξ·p` is represented by `ξ`).
+/// - A group acting on itself ([`LeftMultiplication`], [`RightMultiplication`]): the chart at
+///   `base` is `p ↦ log(p · base⁻¹)` (right-trivialized, as the generator `ξ·p` is represented
+///   by `ξ`).
 ///
 /// Implemented for every shipped action and for tuples and powers of observable actions. For
 /// an action of your own on a [`ManifoldPoint`]:
@@ -154,6 +156,20 @@ fn coords<V: VectorSpace>(v: &V) -> Vec<V::Scalar> {
 
 impl<G: LieGroup<Scalar: KitScalar>> Observable for LeftMultiplication<G> {
     /// `log(p · base⁻¹)`.
+    fn chart(&self, base: &G, p: &G) -> Vec<G::Scalar> {
+        coords(&p.compose(&base.inverse()).log())
+    }
+    /// The largest magnitude of `log p`.
+    fn point_scale(&self, p: &G) -> f64 {
+        coords(&p.log())
+            .into_iter()
+            .fold(0.0, |m, x| m.max(x.magnitude()))
+    }
+}
+
+impl<G: LieGroup<Scalar: KitScalar>> Observable for RightMultiplication<G> {
+    /// `log(p · base⁻¹)`, the chart of [`LeftMultiplication`] (the generator is returned
+    /// right-trivialized too).
     fn chart(&self, base: &G, p: &G) -> Vec<G::Scalar> {
         coords(&p.compose(&base.inverse()).log())
     }

@@ -162,6 +162,14 @@ pub fn check_group<G: LieGroup>(samples: &SampleSet<G>) -> Result<KitReport, Kit
             tol.round_off(magnitude(&ex) * mg * (1.0 + nx)),
             || format!("g = {}, ξ = {}", show(lg, g), show(lx, x)),
         )?;
+        let mut h = g.clone();
+        h.exp_right_mul_assign(x);
+        rep.record(
+            Law::ExpRightMul,
+            dist(&h, &g.compose(&ex)),
+            tol.round_off(magnitude(&ex) * mg * (1.0 + nx)),
+            || format!("g = {}, ξ = {}", show(lg, g), show(lx, x)),
+        )?;
     }
 
     // log∘exp inside the radius.

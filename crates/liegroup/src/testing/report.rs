@@ -20,6 +20,9 @@ pub enum Law {
     /// `d(g', exp(ξ)·g)` with `g'` from [`LieGroup::exp_left_mul_assign`](crate::LieGroup::exp_left_mul_assign); scale
     /// `m(exp ξ) m(g) (1 + |ξ|)`.
     ExpLeftMul,
+    /// `d(g', g·exp(ξ))` with `g'` from [`LieGroup::exp_right_mul_assign`](crate::LieGroup::exp_right_mul_assign); scale
+    /// `m(g) m(exp ξ) (1 + |ξ|)`.
+    ExpRightMul,
     /// `|log(exp ξ) − ξ|` for algebra samples with `|ξ| ≤` the log–exp radius; scale
     /// `m(exp ξ) (1 + |ξ|)`.
     LogExp,
@@ -98,6 +101,7 @@ impl Law {
             Law::Associativity => "associativity",
             Law::ExpLog => "exp∘log = id",
             Law::ExpLeftMul => "in-place exp(ξ)·g = exp(ξ)·g",
+            Law::ExpRightMul => "in-place g·exp(ξ) = g·exp(ξ)",
             Law::LogExp => "log∘exp = id",
             Law::AdjointHomomorphism => "Ad homomorphism",
             Law::AdjointConjugation => "Ad = conjugation",
