@@ -46,7 +46,8 @@ use std::time::{Duration, Instant};
 
 #[path = "support/rigid.rs"]
 mod rigid;
-use rigid::{LieRigid, LieRigidBodyFrame, RigidAct, RigidBody, RigidBodyAct};
+use models::rigid_body::BodyFrame;
+use rigid::{RigidAct, RigidAlgebra, RigidBodyAct, RigidModel, RigidState};
 
 type PendAct = PowerAction<TangentSphereAction, 2>;
 type LjAct = VecPowerAction<TangentSphereAction>;
@@ -55,11 +56,15 @@ type LjAct = VecPowerAction<TangentSphereAction>;
 // ode_solvers adapters (the model code is the shared one)
 // ---------------------------------------------------------------------------------------------
 
-struct RigidOde(RigidBody);
-impl System<f64, SVector<f64, 12>> for RigidOde {
+#[derive(Clone, Copy)]
+struct RigidOde<M>(M);
+impl<M: RigidModel> System<f64, SVector<f64, 12>> for RigidOde<M>
+where
+    BodyFrame<M>: homogeneous::LieVectorField<f64, RigidState, RigidAlgebra>,
+{
     #[inline(always)]
     fn system(&self, _t: f64, y: &SVector<f64, 12>, dy: &mut SVector<f64, 12>) {
-        self.0.ambient(y.as_slice(), dy.as_mut_slice());
+        rigid::ambient(&self.0, y.as_slice(), dy.as_mut_slice());
     }
 }
 
@@ -194,23 +199,21 @@ where
     })
 }
 
-impl Clone for RigidOde {
-    fn clone(&self) -> Self {
-        Self(self.0)
-    }
-}
 impl<P> Clone for SphereOde<'_, P> {
     fn clone(&self) -> Self {
         Self(self.0)
     }
 }
 
-fn rigid_summary(name: &str, body: RigidBody) {
-    let x0 = body.initial_state();
+fn rigid_summary<M: RigidModel>(name: &str, body: M)
+where
+    BodyFrame<M>: homogeneous::LieVectorField<f64, RigidState, RigidAlgebra>,
+{
+    let x0 = rigid::initial_state();
     let y0 = x0.to_attitude();
-    let ya = RigidBody::ambient_of(&y0);
-    let f = LieRigid(body);
-    let fb = LieRigidBodyFrame(body);
+    let ya = rigid::ambient_of(&y0);
+    let f = body;
+    let fb = BodyFrame(body);
     let (h, steps) = (1e-3, 1000);
     let names = [
         "ode_solvers RK4 (ambient ℝ¹²)",
@@ -477,8 +480,8 @@ fn summary(_c: &mut Criterion) {
     let only = std::env::var("SUMMARY").unwrap_or_default();
     let part = |name: &str| only.is_empty() || only == name;
     if part("rigid") {
-        rigid_summary("free rigid body SO(3) × ℝ³", RigidBody::free());
-        rigid_summary("heavy top SO(3) × ℝ³", RigidBody::heavy_top());
+        rigid_summary("free rigid body SO(3) × ℝ³", rigid::free_body());
+        rigid_summary("heavy top SO(3) × ℝ³", rigid::heavy_top());
     }
     if part("pendulum") {
         pendulum_summary();
@@ -507,52 +510,54 @@ where
 }
 
 fn rigid_groups(c: &mut Criterion) {
-    for (name, body) in [
-        ("free-rigid-body-so3xr3", RigidBody::free()),
-        ("heavy-top-so3xr3", RigidBody::heavy_top()),
-    ] {
-        let x0 = body.initial_state();
-        let y0 = x0.to_attitude();
-        let ya = RigidBody::ambient_of(&y0);
-        let f = LieRigid(body);
-        let h = 1e-3;
-        let mut group = c.benchmark_group(format!("step/{name}"));
-        group.bench_function("ode_solvers-rk4", |b| {
-            b.iter_custom(|iters| rk4_iter_custom(&RigidOde(body), ya, h, iters));
+    rigid_group(c, "free-rigid-body-so3xr3", rigid::free_body());
+    rigid_group(c, "heavy-top-so3xr3", rigid::heavy_top());
+}
+
+fn rigid_group<M: RigidModel>(c: &mut Criterion, name: &str, body: M)
+where
+    BodyFrame<M>: homogeneous::LieVectorField<f64, RigidState, RigidAlgebra>,
+{
+    let x0 = rigid::initial_state();
+    let y0 = x0.to_attitude();
+    let ya = rigid::ambient_of(&y0);
+    let h = 1e-3;
+    let mut group = c.benchmark_group(format!("step/{name}"));
+    group.bench_function("ode_solvers-rk4", |b| {
+        b.iter_custom(|iters| rk4_iter_custom(&RigidOde(body), ya, h, iters));
+    });
+    for spec in METHODS {
+        let mut stepper = group_stepper::<RigidAct>(spec);
+        let action = RigidAct::new();
+        group.bench_function(BenchmarkId::from_parameter(spec.id), |b| {
+            // Every iteration steps from the initial point (a chain of millions of steps would
+            // leave the region of interest, or blow up for the low-order methods).
+            b.iter(|| {
+                black_box(
+                    stepper
+                        .step(&action, &body, 0.0, black_box(&y0), black_box(h), None)
+                        .unwrap()
+                        .y,
+                )
+            });
         });
-        for spec in METHODS {
-            let mut stepper = group_stepper::<RigidAct>(spec);
-            let action = RigidAct::new();
-            group.bench_function(BenchmarkId::from_parameter(spec.id), |b| {
-                // Every iteration steps from the initial point (a chain of millions of steps would
-                // leave the region of interest, or blow up for the low-order methods).
-                b.iter(|| {
-                    black_box(
-                        stepper
-                            .step(&action, &f, 0.0, black_box(&y0), black_box(h), None)
-                            .unwrap()
-                            .y,
-                    )
-                });
-            });
-        }
-        let fb = LieRigidBodyFrame(body);
-        for id in ["rkmk4", "cf4", "rkmk4-2comm"] {
-            let mut stepper = group_stepper::<RigidBodyAct>(schemes::methods::find(id).unwrap());
-            let action = RigidBodyAct::default();
-            group.bench_function(BenchmarkId::new("body-frame", id), |b| {
-                b.iter(|| {
-                    black_box(
-                        stepper
-                            .step(&action, &fb, 0.0, black_box(&y0), black_box(h), None)
-                            .unwrap()
-                            .y,
-                    )
-                });
-            });
-        }
-        group.finish();
     }
+    let fb = BodyFrame(body);
+    for id in ["rkmk4", "cf4", "rkmk4-2comm"] {
+        let mut stepper = group_stepper::<RigidBodyAct>(schemes::methods::find(id).unwrap());
+        let action = RigidBodyAct::default();
+        group.bench_function(BenchmarkId::new("body-frame", id), |b| {
+            b.iter(|| {
+                black_box(
+                    stepper
+                        .step(&action, &fb, 0.0, black_box(&y0), black_box(h), None)
+                        .unwrap()
+                        .y,
+                )
+            });
+        });
+    }
+    group.finish();
 }
 
 fn pendulum_group(c: &mut Criterion) {

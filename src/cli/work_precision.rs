@@ -27,15 +27,16 @@ use std::time::Instant;
 
 #[path = "../../benches/support/rigid.rs"]
 mod rigid;
-use rigid::{LieRigid, RigidAct, RigidBody};
+use models::HeavyTop;
+use rigid::RigidAct;
 
 /// The adaptive Lie group pairs compared.
 const LIE_PAIRS: [&str; 4] = ["rkmk54", "rkmk-bs32", "cf32", "cf43"];
 
-struct RigidOde(RigidBody);
+struct RigidOde(HeavyTop);
 impl System<f64, SVector<f64, 12>> for RigidOde {
     fn system(&self, _t: f64, y: &SVector<f64, 12>, dy: &mut SVector<f64, 12>) {
-        self.0.ambient(y.as_slice(), dy.as_mut_slice());
+        rigid::ambient(&self.0, y.as_slice(), dy.as_mut_slice());
     }
 }
 
@@ -174,13 +175,12 @@ fn rigid_error(y: &[f64; 12], reference: &[f64; 12]) -> f64 {
 
 fn heavy_top_points(tols: &[f64], repeats: usize) -> Result<Vec<Point>, CliError> {
     type Act = RigidAct;
-    let body = RigidBody::heavy_top();
-    let y0 = body.initial_state().to_attitude();
-    let ya0 = RigidBody::ambient_of(&y0);
+    let body = rigid::heavy_top();
+    let y0 = rigid::initial_state().to_attitude();
+    let ya0 = rigid::ambient_of(&y0);
     let t_end = 1.0;
     let (reference, _) = dormand_prince(RigidOde(body), ya0, t_end, 1e-14, true)?;
-    let field = LieRigid(body);
-    let problem = Problem::new(Act::new(), field);
+    let problem = Problem::new(Act::new(), body);
     let mut points = Vec::new();
     for &tol in tols {
         for id in LIE_PAIRS {
@@ -206,7 +206,7 @@ fn heavy_top_points(tols: &[f64], repeats: usize) -> Result<Vec<Point>, CliError
                 .map_err(|e| CliError::Integration(format!("{id}: {e}")))?;
                 Ok((*sol.last().1, sol.stats.accepted + sol.stats.rejected))
             })?;
-            let ya = RigidBody::ambient_of(&y);
+            let ya = rigid::ambient_of(&y);
             points.push(Point {
                 method: id.into(),
                 tol,

@@ -103,20 +103,3 @@ pub(crate) fn combine<V: liegroup::VectorSpace>(
         }
     }
 }
-
-/// `Ok` when the stage derivative `k` (evaluated at `t`) is finite, else the engines' typed
-/// error [`SchemeError::NonFinite`](crate::SchemeError::NonFinite) (`"vector field"`).
-#[inline]
-pub(crate) fn finite_field<V: liegroup::VectorSpace>(
-    k: &V,
-    t: V::Scalar,
-) -> Result<(), crate::SchemeError> {
-    if k.all_finite() {
-        Ok(())
-    } else {
-        Err(crate::SchemeError::NonFinite {
-            what: "vector field",
-            t: liegroup::scalar::re(t),
-        })
-    }
-}

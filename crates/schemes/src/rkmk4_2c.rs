@@ -61,6 +61,76 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
     }
 }
 
+impl<A: Action> Rkmk4TwoCommutators<A> {
+    /// The step on local values (the operations of the buffered loop below, in the same
+    /// order). Finiteness is recorded per stage and tested once after the last one, as in the
+    /// fused RKMK kernel (`crate::rkmk`): early exits per stage split the straight-line code.
+    fn step_local<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        let half: Scalar<A> = c(0.5);
+        let z = action.algebra_zero(y);
+        let scaled = |ti: Scalar<A>, p: &A::Point| {
+            let mut k = z.clone();
+            f.eval(ti, p, &mut k);
+            let ok = k.all_finite();
+            k.scale_by(h);
+            (k, ok)
+        };
+        let (t2, t4) = (t + half * h, t + h);
+        let (k1, ok1) = scaled(t, y);
+        let mut v = k1.clone();
+        v.scale_by(half);
+        let mut stage = y.clone();
+        action.act_exp_assign(&v, &mut stage);
+        let (k2, ok2) = scaled(t2, &stage);
+        let mut comm = z.clone();
+        <A::Group as LieGroup>::bracket_into(&k1, &k2, &mut comm);
+        v.clone_from(&k2);
+        v.scale_by(half);
+        v.add_scaled(c(-0.125), &comm);
+        let mut stage = y.clone();
+        action.act_exp_assign(&v, &mut stage);
+        let (k3, ok3) = scaled(t2, &stage);
+        let mut stage = y.clone();
+        action.act_exp_assign(&k3, &mut stage);
+        let (k4, ok4) = scaled(t4, &stage);
+        <A::Group as LieGroup>::bracket_into(&k1, &k4, &mut comm);
+        let sixth: Scalar<A> = c(1.0 / 6.0);
+        let third: Scalar<A> = c(2.0 / 6.0);
+        v.set_combination(&[
+            (sixth, &k1),
+            (third, &k2),
+            (third, &k3),
+            (sixth, &k4),
+            (c(-1.0 / 12.0), &comm),
+        ]);
+        self.stats.f_evals += 4;
+        if !(ok1 & ok2 & ok3 & ok4) {
+            let t_bad = [(ok1, t), (ok2, t2), (ok3, t2), (ok4, t4)]
+                .into_iter()
+                .find(|(ok, _)| !ok)
+                .map_or(t4, |(_, ti)| ti);
+            return Err(SchemeError::NonFinite {
+                what: "vector field",
+                t: re(t_bad),
+            });
+        }
+        let mut y1 = y.clone();
+        action.act_exp_assign(&v, &mut y1);
+        self.stats.exps += 4;
+        Ok(StepOutput { y: y1, error: None })
+    }
+}
+
 impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
     fn name(&self) -> String {
         self.name.clone()
@@ -83,6 +153,11 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
     {
         if tol.is_some() {
             return Err(SchemeError::no_error_estimate(Stepper::<A>::name(self)));
+        }
+        // Fixed-size problems (no heap memory in points or algebra elements): the same
+        // operations on local values, which the compiler keeps in registers.
+        if !core::mem::needs_drop::<A::Point>() && !core::mem::needs_drop::<Algebra<A>>() {
+            return self.step_local(action, f, t, y, h);
         }
         if self.k.len() != 4 {
             let z = action.algebra_zero(y);

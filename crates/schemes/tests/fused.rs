@@ -8,7 +8,7 @@ use homogeneous::LeftMultiplication;
 use liegroup::{Exp, LieGroup, Rn, So3};
 use nalgebra::{Matrix3, Vector3};
 use schemes::catalogue::{CF4, CF43, CG4, RK4, RK38};
-use schemes::{CommutatorFree, Rkmk, SchemeError, Stepper};
+use schemes::{CommutatorFree, Rkmk, Rkmk4TwoCommutators, SchemeError, Stepper};
 
 type P = (So3<f64>, Rn<f64, 3>);
 type A = LeftMultiplication<P>;
@@ -89,10 +89,12 @@ fn fused_kernels_report_a_non_finite_field_at_the_same_stage() {
         }
         k
     };
-    let err = |r: Result<_, SchemeError>| match r {
-        Err(SchemeError::NonFinite { t, .. }) => t,
-        other => panic!("expected NonFinite, got {other:?}"),
-    };
+    fn err<Y: std::fmt::Debug>(r: Result<Y, SchemeError>) -> f64 {
+        match r {
+            Err(SchemeError::NonFinite { t, .. }) => t,
+            other => panic!("expected NonFinite, got {other:?}"),
+        }
+    }
     let y = start();
     let mut r1 = Rkmk::<A>::exp(&RK4).unwrap();
     let mut r2 = Rkmk::<A>::exp(&RK4).unwrap().unfused();
@@ -106,4 +108,42 @@ fn fused_kernels_report_a_non_finite_field_at_the_same_stage() {
     let t2 = err(c2.step(&action, &bad, 0.0, &y, 0.01, None).map(|o| o.y));
     assert_eq!(t1, 0.005);
     assert_eq!(t1, t2);
+    // RKMK4 with two commutators: local values for fixed sizes, buffers for runtime powers.
+    let mut m1 = Rkmk4TwoCommutators::<A>::new();
+    assert_eq!(
+        err(m1.step(&action, &bad, 0.0, &y, 0.01, None).map(|o| o.y)),
+        0.005
+    );
+    let bad_vec = |t: f64, p: &Vec<P>| vec![bad(t, &p[0])];
+    let mut m2 = Rkmk4TwoCommutators::<VecA>::new();
+    let yv = vec![y];
+    let t2 = err(m2
+        .step(&VecA::new(), &bad_vec, 0.0, &yv, 0.01, None)
+        .map(|o| o.y));
+    assert_eq!(t2, 0.005);
+}
+
+type VecA = LeftMultiplication<Vec<P>>;
+
+/// The two-commutator RKMK4 takes its local-value path on fixed-size points and its buffered
+/// path on runtime powers: one factor gives the same chain bitwise.
+#[test]
+fn two_commutator_rkmk4_local_path_equals_the_buffered_path_bitwise() {
+    let (action, vec_action) = (A::new(), VecA::new());
+    let field_vec = |t: f64, p: &Vec<P>| vec![field(t, &p[0])];
+    let (mut local, mut buffered) = (
+        Rkmk4TwoCommutators::<A>::new(),
+        Rkmk4TwoCommutators::<VecA>::new(),
+    );
+    let (mut y, mut yv) = (start(), vec![start()]);
+    for i in 0..2000 {
+        let t = 0.01 * i as f64;
+        y = local.step(&action, &field, t, &y, 0.01, None).unwrap().y;
+        yv = buffered
+            .step(&vec_action, &field_vec, t, &yv, 0.01, None)
+            .unwrap()
+            .y;
+        assert_eq!(y, yv[0], "step {i}");
+    }
+    assert_eq!(local.stats(), buffered.stats());
 }
