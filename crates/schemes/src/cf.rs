@@ -286,8 +286,9 @@ fn apply_stage<A: Action>(
 
 impl<A: Action, D> CommutatorFree<A, D> {
     /// The fused step for CF4's shape: the general loop written out on local values (same
-    /// operations, same order).
-    fn step_fused4<F>(
+    /// operations, same order). `CF4_ZEROS`: the exponents of stages 3 and 4 have CF4's zero
+    /// coefficients (on `k₁` and on `k₂`), whose terms are skipped.
+    fn step_fused4<F, const CF4_ZEROS: bool>(
         &mut self,
         fz: &Fused4,
         action: &A,
@@ -316,7 +317,11 @@ impl<A: Action, D> CommutatorFree<A, D> {
         f.eval(ti(1), &y2, &mut k2);
         let ok2 = k2.all_finite();
 
-        dense_combine(&mut v, h, &fz.stage[1], &[&k1, &k2]);
+        if CF4_ZEROS {
+            v.set_scaled(h * c::<Scalar<A>>(fz.stage[1][1]), &k2);
+        } else {
+            dense_combine(&mut v, h, &fz.stage[1], &[&k1, &k2]);
+        }
         let mut y3 = if fz.base[1] == 1 {
             y2.clone()
         } else {
@@ -327,7 +332,12 @@ impl<A: Action, D> CommutatorFree<A, D> {
         f.eval(ti(2), &y3, &mut k3);
         let ok3 = k3.all_finite();
 
-        dense_combine(&mut v, h, &fz.stage[2], &[&k1, &k2, &k3]);
+        if CF4_ZEROS {
+            v.set_scaled(h * c::<Scalar<A>>(fz.stage[2][0]), &k1);
+            v.add_scaled(h * c::<Scalar<A>>(fz.stage[2][2]), &k3);
+        } else {
+            dense_combine(&mut v, h, &fz.stage[2], &[&k1, &k2, &k3]);
+        }
         let mut y4 = match fz.base[2] {
             1 => y2.clone(),
             2 => y3.clone(),
@@ -390,7 +400,13 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
             && !core::mem::needs_drop::<A::Point>()
             && !core::mem::needs_drop::<Algebra<A>>()
         {
-            return self.step_fused4(&fz, action, f, t, y, h);
+            // CF4's own pattern (stage 3 without k₁, stage 4 without k₂) skips those zero terms,
+            // as the general loop's sparse combinations do.
+            return if fz.stage[1][0] == 0.0 && fz.stage[2][1] == 0.0 {
+                self.step_fused4::<F, true>(&fz, action, f, t, y, h)
+            } else {
+                self.step_fused4::<F, false>(&fz, action, f, t, y, h)
+            };
         }
         let s = self.data.stages.len();
         if self.k.len() != s {

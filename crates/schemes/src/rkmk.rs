@@ -119,8 +119,11 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
     }
 
     /// The fused four-stage step: the general loop written out for `s = 4` on local values
-    /// (same operations, same order; see the type's documentation).
-    fn step_fused4<F>(
+    /// (same operations, same order; see the type's documentation). `SUBDIAGONAL`: the stage
+    /// combinations have their only non-zero coefficient on the subdiagonal (`a₂₀ = a₃₀ =
+    /// a₃₁ = 0`, the classical RK4), and the zero terms are skipped, as the general loop's
+    /// sparse rows do.
+    fn step_fused4<F, const SUBDIAGONAL: bool>(
         &mut self,
         co: &[f64; 14],
         action: &A,
@@ -158,8 +161,12 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.dinv_into(&u2, &k, &mut k2);
 
         let mut u3 = z.clone();
-        u3.set_scaled(hc(co[1]), &k1);
-        u3.add_scaled(hc(co[2]), &k2);
+        if SUBDIAGONAL {
+            u3.set_scaled(hc(co[2]), &k2);
+        } else {
+            u3.set_scaled(hc(co[1]), &k1);
+            u3.add_scaled(hc(co[2]), &k2);
+        }
         let mut y3 = y.clone();
         self.map.apply_assign(action, &u3, &mut y3);
         let t3 = t + hc(co[12]);
@@ -169,9 +176,13 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.dinv_into(&u3, &k, &mut k3);
 
         let mut u4 = z.clone();
-        u4.set_scaled(hc(co[3]), &k1);
-        u4.add_scaled(hc(co[4]), &k2);
-        u4.add_scaled(hc(co[5]), &k3);
+        if SUBDIAGONAL {
+            u4.set_scaled(hc(co[5]), &k3);
+        } else {
+            u4.set_scaled(hc(co[3]), &k1);
+            u4.add_scaled(hc(co[4]), &k2);
+            u4.add_scaled(hc(co[5]), &k3);
+        }
         let mut y4 = y.clone();
         self.map.apply_assign(action, &u4, &mut y4);
         let t4 = t + hc(co[13]);
@@ -326,7 +337,13 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             && !core::mem::needs_drop::<A::Point>()
             && !core::mem::needs_drop::<Algebra<A>>()
         {
-            return self.step_fused4(&co, action, f, t, y, h);
+            // The classical shape (each stage uses the previous derivative only: RK4) skips
+            // the zero terms of the stage combinations, like the general loop does.
+            return if co[1] == 0.0 && co[3] == 0.0 && co[4] == 0.0 {
+                self.step_fused4::<F, true>(&co, action, f, t, y, h)
+            } else {
+                self.step_fused4::<F, false>(&co, action, f, t, y, h)
+            };
         }
         self.ensure_buffers(action, y);
         let s = self.coeffs.s;
