@@ -3,8 +3,11 @@
 //! (RK4, Dopri5, Dop853) on the ambient formulation of the same models:
 //!
 //! - the free rigid body and the heavy top on SO(3) × ℝ³ ([BC10] data; `models::HeavyTop` and
-//!   `models::FreeRigidBody`, whose `LieVectorField` impls give both formulations — body
-//!   momentum, `Ω = J⁻¹Π` shared — wrapped in `benches/support/rigid.rs`), `h = 10⁻³`;
+//!   `models::FreeRigidBody`, whose `LieVectorField` impls and `ambient_rate` give the
+//!   formulations — body momentum, `Ω = J⁻¹Π` shared — wrapped in
+//!   `benches/support/rigid.rs`), `h = 10⁻³`: every method with spatial velocities (left
+//!   multiplication), rkmk4, cf4 and rkmk4-2comm also in the body frame
+//!   (`models::rigid_body::BodyFrame`, right multiplication);
 //! - the double spherical pendulum on (TS²)² ([LLM09, Ex. 1]; `models::LieField` over
 //!   `PowerAction<TangentSphereAction, 2>` against `models::AmbientField::eval_flat`, the same
 //!   linear solve), `h = 0.01`;
@@ -237,8 +240,12 @@ where
         ));
     }
     // The same equations in the body frame (right multiplication; field (−Ω, Π̇)).
-    let body_names = ["rkmk4 (body frame)", "cf4 (body frame)"];
-    for (label, id) in body_names.iter().zip(["rkmk4", "cf4"]) {
+    let body_names = [
+        "rkmk4 (body frame)",
+        "cf4 (body frame)",
+        "rkmk4-2comm (body frame)",
+    ];
+    for (label, id) in body_names.iter().zip(["rkmk4", "cf4", "rkmk4-2comm"]) {
         c.push((
             label,
             lie_batch(
