@@ -348,13 +348,7 @@ impl<A: Action, D> CommutatorFree<A, D> {
         f.eval(ti(3), &y4, &mut k4);
         let ok4 = k4.all_finite();
 
-        if !(ok1 & ok2 & ok3 & ok4) {
-            let first = [ok1, ok2, ok3, ok4].iter().position(|ok| !ok).unwrap_or(3);
-            return Err(SchemeError::NonFinite {
-                what: "vector field",
-                t: re(ti(first)),
-            });
-        }
+        crate::coeffs::stages_finite([ok1, ok2, ok3, ok4], [ti(0), ti(1), ti(2), ti(3)])?;
         let ks = [&k1, &k2, &k3, &k4];
         let mut y1 = y.clone();
         dense_combine(&mut v, h, &fz.update[0], &ks);

@@ -103,3 +103,22 @@ pub(crate) fn combine<V: liegroup::VectorSpace>(
         }
     }
 }
+
+/// The fused kernels' single finiteness test, after their last stage: `Ok` when the field value
+/// of every stage was finite (`ok[i]` for the stage at time `t[i]`), else the engines' typed
+/// error [`SchemeError::NonFinite`](crate::SchemeError::NonFinite) (`"vector field"`) at the
+/// first stage whose value was not.
+#[inline(always)]
+pub(crate) fn stages_finite<T: RealField + Copy>(
+    ok: [bool; 4],
+    t: [T; 4],
+) -> Result<(), crate::SchemeError> {
+    if ok[0] & ok[1] & ok[2] & ok[3] {
+        return Ok(());
+    }
+    let first = ok.iter().position(|o| !o).unwrap_or(3);
+    Err(crate::SchemeError::NonFinite {
+        what: "vector field",
+        t: liegroup::scalar::re(t[first]),
+    })
+}

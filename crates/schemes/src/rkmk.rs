@@ -196,16 +196,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         sigma.add_scaled(hc(co[7]), &k2);
         sigma.add_scaled(hc(co[8]), &k3);
         sigma.add_scaled(hc(co[9]), &k4);
-        if !(ok1 & ok2 & ok3 & ok4) {
-            let t_bad = [(ok1, t1), (ok2, t2), (ok3, t3), (ok4, t4)]
-                .into_iter()
-                .find(|(ok, _)| !ok)
-                .map_or(t4, |(_, ti)| ti);
-            return Err(SchemeError::NonFinite {
-                what: "vector field",
-                t: re(t_bad),
-            });
-        }
+        crate::coeffs::stages_finite([ok1, ok2, ok3, ok4], [t1, t2, t3, t4])?;
         let mut y1 = y.clone();
         self.map.apply_assign(action, &sigma, &mut y1);
         self.stats.f_evals += 4;

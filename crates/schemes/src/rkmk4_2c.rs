@@ -114,16 +114,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
             (c(-1.0 / 12.0), &comm),
         ]);
         self.stats.f_evals += 4;
-        if !(ok1 & ok2 & ok3 & ok4) {
-            let t_bad = [(ok1, t), (ok2, t2), (ok3, t2), (ok4, t4)]
-                .into_iter()
-                .find(|(ok, _)| !ok)
-                .map_or(t4, |(_, ti)| ti);
-            return Err(SchemeError::NonFinite {
-                what: "vector field",
-                t: re(t_bad),
-            });
-        }
+        crate::coeffs::stages_finite([ok1, ok2, ok3, ok4], [t, t2, t2, t4])?;
         let mut y1 = y.clone();
         action.act_exp_assign(&v, &mut y1);
         self.stats.exps += 4;

@@ -3,7 +3,7 @@
 //! for RKMK the tableau itself, for commutator-free / Crouch–Grossman schemes the tableau they
 //! collapse to when exponentials commute.
 
-use homogeneous::LeftMultiplication;
+use homogeneous::{LeftMultiplication, RightMultiplication};
 use liegroup::Rn;
 use nalgebra::Vector3;
 use schemes::methods::{METHODS, MethodKind};
@@ -115,4 +115,26 @@ fn every_method_reduces_to_classical_rk_on_rn() {
         checked += 1;
     }
     assert_eq!(checked, METHODS.len());
+}
+
+/// On ℝⁿ, right multiplication by the inverse (`p ↦ p − g`) with the field `−f` is the same
+/// method as translation with `f`: every negation is exact, so every method gives the same
+/// bits in both forms (the body-frame path through `LieGroup::exp_right_mul_assign` reduces to
+/// classical RK like the spatial one).
+#[test]
+fn right_multiplication_on_rn_equals_translation_bitwise() {
+    let left = Problem::new(Act::new(), |t: f64, y: &Rn<f64, 3>| field(t, &y.0));
+    let right = Problem::new(
+        RightMultiplication::<Rn<f64, 3>>::new(),
+        |t: f64, y: &Rn<f64, 3>| -field(t, &y.0),
+    );
+    let y0 = Rn::new(Vector3::new(0.3, -0.2, 0.5));
+    let opts = Options::count(8).save_final();
+    for spec in METHODS {
+        let mut a = spec.stepper::<Act>();
+        let mut b = spec.stepper::<RightMultiplication<Rn<f64, 3>>>();
+        let ya = integrate(&left, &mut a, 0.1, y0, 0.5, &opts).unwrap();
+        let yb = integrate(&right, &mut b, 0.1, y0, 0.5, &opts).unwrap();
+        assert_eq!(ya.last().1, yb.last().1, "{}", spec.id);
+    }
 }
