@@ -154,30 +154,38 @@ fn coords<V: VectorSpace>(v: &V) -> Vec<V::Scalar> {
     out
 }
 
+/// The chart of a group acting on itself at `base`: `log(p · base⁻¹)` (right-trivialized, as
+/// the generators of both [`LeftMultiplication`] and [`RightMultiplication`] are returned).
+fn group_chart<G: LieGroup>(base: &G, p: &G) -> Vec<G::Scalar> {
+    coords(&p.compose(&base.inverse()).log())
+}
+
+/// The largest magnitude of `log p`.
+fn group_scale<G: LieGroup<Scalar: KitScalar>>(p: &G) -> f64 {
+    coords(&p.log())
+        .into_iter()
+        .fold(0.0, |m, x| m.max(x.magnitude()))
+}
+
 impl<G: LieGroup<Scalar: KitScalar>> Observable for LeftMultiplication<G> {
     /// `log(p · base⁻¹)`.
     fn chart(&self, base: &G, p: &G) -> Vec<G::Scalar> {
-        coords(&p.compose(&base.inverse()).log())
+        group_chart(base, p)
     }
     /// The largest magnitude of `log p`.
     fn point_scale(&self, p: &G) -> f64 {
-        coords(&p.log())
-            .into_iter()
-            .fold(0.0, |m, x| m.max(x.magnitude()))
+        group_scale(p)
     }
 }
 
 impl<G: LieGroup<Scalar: KitScalar>> Observable for RightMultiplication<G> {
-    /// `log(p · base⁻¹)`, the chart of [`LeftMultiplication`] (the generator is returned
-    /// right-trivialized too).
+    /// `log(p · base⁻¹)`, the chart of [`LeftMultiplication`].
     fn chart(&self, base: &G, p: &G) -> Vec<G::Scalar> {
-        coords(&p.compose(&base.inverse()).log())
+        group_chart(base, p)
     }
     /// The largest magnitude of `log p`.
     fn point_scale(&self, p: &G) -> f64 {
-        coords(&p.log())
-            .into_iter()
-            .fold(0.0, |m, x| m.max(x.magnitude()))
+        group_scale(p)
     }
 }
 
