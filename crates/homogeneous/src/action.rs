@@ -36,6 +36,36 @@ pub trait ManifoldPoint: Clone + Debug {
         self.write_ambient(&mut v);
         v
     }
+
+    /// Call `f(xᵢ, yᵢ, zᵢ)` on the corresponding ambient coordinates of three points of the
+    /// same shape (`self`, `y`, `z`), in the order of [`write_ambient`](Self::write_ambient):
+    /// what a distance measured in ambient coordinates needs, without gathering them.
+    ///
+    /// The default writes the three into stack buffers (up to 64 coordinates; beyond, into
+    /// three new vectors). Tuples, arrays and `Vec`s of points visit their factors in turn, so
+    /// a long `Vec` of small points allocates nothing.
+    fn zip_ambient3<F>(&self, y: &Self, z: &Self, f: &mut F)
+    where
+        F: FnMut(Self::Scalar, Self::Scalar, Self::Scalar),
+    {
+        const STACK: usize = 64;
+        let n = self.ambient_dim();
+        let zero = Self::Scalar::zero();
+        if n <= STACK {
+            let (mut a, mut b, mut c) = ([zero; STACK], [zero; STACK], [zero; STACK]);
+            self.write_ambient(&mut a[..n]);
+            y.write_ambient(&mut b[..n]);
+            z.write_ambient(&mut c[..n]);
+            for i in 0..n {
+                f(a[i], b[i], c[i]);
+            }
+        } else {
+            let (a, b, c) = (self.ambient(), y.ambient(), z.ambient());
+            for ((&ai, &bi), &ci) in a.iter().zip(&b).zip(&c) {
+                f(ai, bi, ci);
+            }
+        }
+    }
 }
 
 /// A left action `G × M → M` of a Lie group on a manifold.

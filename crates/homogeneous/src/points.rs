@@ -59,6 +59,12 @@ macro_rules! tuple_point {
             fn all_finite(&self) -> bool {
                 true $(&& self.$idx.all_finite())+
             }
+            fn zip_ambient3<F>(&self, y: &Self, z: &Self, f: &mut F)
+            where
+                F: FnMut(S, S, S),
+            {
+                $(self.$idx.zip_ambient3(&y.$idx, &z.$idx, f);)+
+            }
         }
     };
 }
@@ -98,6 +104,14 @@ impl<P: ManifoldPoint, const N: usize> ManifoldPoint for [P; N] {
     fn all_finite(&self) -> bool {
         self.iter().all(ManifoldPoint::all_finite)
     }
+    fn zip_ambient3<F>(&self, y: &Self, z: &Self, f: &mut F)
+    where
+        F: FnMut(P::Scalar, P::Scalar, P::Scalar),
+    {
+        for ((a, b), c) in self.iter().zip(y).zip(z) {
+            a.zip_ambient3(b, c, f);
+        }
+    }
 }
 
 /// With the `rayon` feature, [`all_finite`](ManifoldPoint::all_finite) runs on rayon's current
@@ -123,12 +137,50 @@ where
     fn all_finite(&self) -> bool {
         liegroup::par::all(self, ManifoldPoint::all_finite)
     }
+    /// Factor by factor (the three `Vec`s must have the same length; a shorter one ends the
+    /// visit).
+    fn zip_ambient3<F>(&self, y: &Self, z: &Self, f: &mut F)
+    where
+        F: FnMut(P::Scalar, P::Scalar, P::Scalar),
+    {
+        for ((a, b), c) in self.iter().zip(y).zip(z) {
+            a.zip_ambient3(b, c, f);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::{ManifoldPoint, Sphere2, TangentSphere2};
     use nalgebra::{Vector2, Vector3};
+
+    /// `zip_ambient3` visits exactly the coordinates `write_ambient` writes, in its order, on
+    /// single points, tuples, arrays and `Vec`s (short and beyond the 64-coordinate buffer).
+    #[test]
+    fn zip_ambient3_visits_the_ambient_coordinates_in_order() {
+        fn check<P: ManifoldPoint<Scalar = f64>>(a: &P, b: &P, c: &P) {
+            let mut seen = Vec::new();
+            a.zip_ambient3(b, c, &mut |x, y, z| seen.push((x, y, z)));
+            let (xa, xb, xc) = (a.ambient(), b.ambient(), c.ambient());
+            let want: Vec<_> = (0..xa.len()).map(|i| (xa[i], xb[i], xc[i])).collect();
+            assert_eq!(seen, want);
+        }
+        let t = |k: f64| {
+            TangentSphere2::new_projected(
+                Vector3::new(1.0, k, 0.5).normalize(),
+                Vector3::new(k, 1.0, -k),
+            )
+            .unwrap()
+        };
+        let s = |k: f64| Sphere2::new_unchecked(Vector3::new(k, 1.0, 2.0).normalize());
+        check(&t(0.1), &t(0.2), &t(0.3));
+        check(&(s(0.1), t(0.1)), &(s(0.2), t(0.2)), &(s(0.3), t(0.3)));
+        check(&[t(0.1), t(0.4)], &[t(0.2), t(0.5)], &[t(0.3), t(0.6)]);
+        let long = |k: f64| (0..20).map(|i| t(k + f64::from(i))).collect::<Vec<_>>();
+        check(&long(0.1), &long(0.2), &long(0.3));
+        let big = |k: f64| nalgebra::SVector::<f64, 70>::from_fn(|i, _| k * i as f64);
+        check(&big(1.0), &big(2.0), &big(3.0));
+    }
 
     #[test]
     fn composite_points_concatenate_and_take_the_max() {

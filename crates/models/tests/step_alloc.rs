@@ -6,7 +6,8 @@
 //! runs on the pool's threads, which this per-thread counter does not see). On runtime-N
 //! points (`VecPowerAction`, N chosen at run time) the explicit RKMK and commutator-free
 //! engines move their stage points and write `dexp⁻¹` in place: one allocation per step, the
-//! returned point.
+//! returned point, also for the embedded pairs with their error estimate beyond 64 ambient
+//! coordinates.
 
 use homogeneous::{PowerAction, RotationAction, Sphere2, TangentSphere2, TangentSphereAction};
 use models::{DoubleSphericalPendulum, LieField, SphereModel};
@@ -123,6 +124,43 @@ fn runtime_n_steps_allocate_only_the_returned_point() {
             "{id}: {n} allocations in 99 steps (more than the returned points)"
         );
         assert!(y.iter().all(|p| (p.q().norm() - 1.0).abs() < 1e-12));
+    }
+}
+
+/// The embedded pairs' error estimate on a runtime power of more than 64 ambient coordinates
+/// (12 links: 72) visits the coordinates factor by factor (`ManifoldPoint::zip_ambient3`):
+/// still one allocation per step, the returned point.
+#[test]
+fn runtime_n_pairs_with_error_estimates_allocate_only_the_returned_point() {
+    use homogeneous::VecPowerAction;
+    use models::{NFoldPendulum, SphereState};
+    type Act = VecPowerAction<TangentSphereAction>;
+    let action = Act::new(TangentSphereAction::new());
+    let model = NFoldPendulum::uniform(12, 1.0, 1.0, models::G).unwrap();
+    let field = LieField::new(model.system());
+    let y0 = SphereState::random(12, 1.0, 5).to_tangent_points();
+    assert!(y0.len() * 6 > 64);
+    let tol = Tolerance::new(1e-8, 1e-8).unwrap();
+    for id in ["rkmk54", "rkmk-bs32", "cf32", "cf43"] {
+        let spec = schemes::methods::find(id).unwrap();
+        let mut stepper = spec.stepper::<Act>();
+        let out = stepper
+            .step(&action, &field, 0.0, &y0, 0.001, Some(&tol))
+            .unwrap();
+        let mut y = out.y;
+        let before = allocations();
+        for i in 1..50 {
+            let out = stepper
+                .step(&action, &field, 0.001 * f64::from(i), &y, 0.001, Some(&tol))
+                .unwrap();
+            assert!(out.error.is_some_and(f64::is_finite), "{id}");
+            y = out.y;
+        }
+        let n = allocations() - before;
+        assert!(
+            n <= 49,
+            "{id}: {n} allocations in 49 steps (more than the returned points)"
+        );
     }
 }
 

@@ -52,52 +52,24 @@ pub trait PointDistance<P>: Clone + core::fmt::Debug {
 /// The default distance: the weighted RMS norm of the difference of ambient coordinates,
 /// `sqrt(1/N Σᵢ ((y₁ᵢ − ŷ₁ᵢ)/(atol + rtol·max(|y₀ᵢ|, |y₁ᵢ|)))²)` \[HNW93, II.4, eq. (4.11)\].
 ///
-/// It allocates two scratch vectors of the ambient size per call; for fixed-size points prefer
-/// this only when allocation does not matter, or use [`GroupLogDistance`].
+/// The coordinates are visited through [`ManifoldPoint::zip_ambient3`]: nothing is allocated
+/// for points of up to 64 ambient coordinates, nor for tuples, arrays and `Vec`s of such
+/// points (a runtime power of spheres of any length).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AmbientDistance;
 
 impl<P: ManifoldPoint> PointDistance<P> for AmbientDistance {
     fn scaled_error(&self, y0: &P, y1: &P, y1_hat: &P, tol: &Tolerance) -> f64 {
-        let n = y1.ambient_dim();
-        // Small fixed buffers cover the common cases without touching the heap.
-        const STACK: usize = 64;
-        let zero = <P::Scalar as num_traits::Zero>::zero();
-        if n <= STACK {
-            let mut a = [zero; STACK];
-            let mut b = [zero; STACK];
-            let mut z = [zero; STACK];
-            y0.write_ambient(&mut z[..n]);
-            y1.write_ambient(&mut a[..n]);
-            y1_hat.write_ambient(&mut b[..n]);
-            weighted_rms(&z[..n], &a[..n], &b[..n], tol)
-        } else {
-            let mut a = vec![zero; n];
-            let mut b = vec![zero; n];
-            let mut z = vec![zero; n];
-            y0.write_ambient(&mut z);
-            y1.write_ambient(&mut a);
-            y1_hat.write_ambient(&mut b);
-            weighted_rms(&z, &a, &b, tol)
-        }
+        let (mut sum, mut n) = (0.0, 0usize);
+        y0.zip_ambient3(y1, y1_hat, &mut |z, a, b| {
+            let (z, a, b) = (re(z), re(a), re(b));
+            let w = tol.atol + tol.rtol * z.abs().max(a.abs());
+            let e = (a - b) / w;
+            sum += e * e;
+            n += 1;
+        });
+        (sum / n.max(1) as f64).sqrt()
     }
-}
-
-fn weighted_rms<T: nalgebra::RealField + Copy>(
-    y0: &[T],
-    y1: &[T],
-    y1_hat: &[T],
-    tol: &Tolerance,
-) -> f64 {
-    let n = y1.len().max(1) as f64;
-    let mut s = 0.0;
-    for ((z, a), b) in y0.iter().zip(y1).zip(y1_hat) {
-        let (z, a, b) = (re(*z), re(*a), re(*b));
-        let w = tol.atol + tol.rtol * z.abs().max(a.abs());
-        let e = (a - b) / w;
-        s += e * e;
-    }
-    (s / n).sqrt()
 }
 
 /// For a group acting on itself: `‖log(ŷ₁·y₁⁻¹)‖_RMS/(atol + rtol)` in algebra coordinates
