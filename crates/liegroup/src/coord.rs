@@ -90,7 +90,7 @@ impl<G: LieGroup> CoordinateMap<G> for Exp {
     fn dinv_into(&self, u: &G::Algebra, w: &G::Algebra, out: &mut G::Algebra) {
         match self.series_order {
             None => G::dexpinv_into(u, w, out),
-            Some(k) => *out = dexpinv_series::<G>(u, w, k),
+            Some(k) => G::dexpinv_series_into(u, w, k, out),
         }
     }
     fn name(&self) -> String {

@@ -260,6 +260,20 @@ pub trait LieGroup: Clone + Debug {
         *out = Self::dexpinv(u, v);
     }
 
+    /// [`dexpinv_series`] through `ad_uᵏ`, `k = order`, written into `out` (which has the size
+    /// of `v` on entry). The default calls [`dexpinv_series`] (no allocation for fixed-size
+    /// algebras); products and powers override it factor by factor — the bracket of a direct
+    /// product acts factor by factor, so the result is the same, bit for bit — so that runtime
+    /// powers allocate nothing.
+    fn dexpinv_series_into(
+        u: &Self::Algebra,
+        v: &Self::Algebra,
+        order: usize,
+        out: &mut Self::Algebra,
+    ) {
+        *out = dexpinv_series::<Self>(u, v, order);
+    }
+
     /// `true` when every number stored in the element is finite. The default checks the
     /// logarithm, which propagates any NaN; groups override it with a direct check.
     fn all_finite(&self) -> bool {

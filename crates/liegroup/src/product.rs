@@ -91,6 +91,15 @@ macro_rules! tuple_group {
             fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
                 $($name::dexpinv_into(&u.$idx, &v.$idx, &mut out.$idx);)+
             }
+            #[inline]
+            fn dexpinv_series_into(
+                u: &Self::Algebra,
+                v: &Self::Algebra,
+                order: usize,
+                out: &mut Self::Algebra,
+            ) {
+                $($name::dexpinv_series_into(&u.$idx, &v.$idx, order, &mut out.$idx);)+
+            }
             fn all_finite(&self) -> bool {
                 true $(&& self.$idx.all_finite())+
             }
@@ -221,6 +230,16 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
             G::dexpinv_into(ui, vi, oi);
         }
     }
+    fn dexpinv_series_into(
+        u: &Self::Algebra,
+        v: &Self::Algebra,
+        order: usize,
+        out: &mut Self::Algebra,
+    ) {
+        for ((ui, vi), oi) in u.iter().zip(v).zip(out.iter_mut()) {
+            G::dexpinv_series_into(ui, vi, order, oi);
+        }
+    }
     fn all_finite(&self) -> bool {
         self.iter().all(G::all_finite)
     }
@@ -330,6 +349,25 @@ where
             "runtime power: operands have different numbers of factors"
         );
         par::zip2_mut(out, u, v, |oi, ui, vi| G::dexpinv_into(ui, vi, oi));
+    }
+    fn dexpinv_series_into(
+        u: &Self::Algebra,
+        v: &Self::Algebra,
+        order: usize,
+        out: &mut Self::Algebra,
+    ) {
+        if out.len() != v.len() {
+            *out = crate::group::dexpinv_series::<Self>(u, v, order);
+            return;
+        }
+        assert_eq!(
+            u.len(),
+            v.len(),
+            "runtime power: operands have different numbers of factors"
+        );
+        par::zip2_mut(out, u, v, |oi, ui, vi| {
+            G::dexpinv_series_into(ui, vi, order, oi);
+        });
     }
     fn all_finite(&self) -> bool {
         par::all(self, G::all_finite)

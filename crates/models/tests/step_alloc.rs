@@ -97,6 +97,7 @@ fn runtime_n_steps_allocate_only_the_returned_point() {
     for id in [
         "lie-euler",
         "rkmk4",
+        "rkmk4-series",
         "rkmk54",
         "rkmk6",
         "rkmk4-2comm",

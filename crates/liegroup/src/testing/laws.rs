@@ -377,6 +377,17 @@ pub fn check_group<G: LieGroup>(samples: &SampleSet<G>) -> Result<KitReport, Kit
                 tol.round_off(nw.max(nv)),
                 s,
             )?;
+            for order in [2, 4] {
+                let mut out = v.zero_like();
+                G::dexpinv_series_into(u, v, order, &mut out);
+                let series = dexpinv_series::<G>(u, v, order);
+                rep.record(
+                    Law::InPlaceForms,
+                    diff(&out, &series),
+                    tol.round_off(norm(&series).max(nv)),
+                    s,
+                )?;
+            }
             rep.record(
                 Law::DexpInverse,
                 diff(&G::dexp(u, &w), v),

@@ -40,7 +40,10 @@ pub enum Law {
     /// `|out − [x, y]|` with `out` from [`LieGroup::bracket_into`](crate::LieGroup::bracket_into)
     /// (scale `C |x| |y|`) and `|out − dexp_u⁻¹ v|` with `out` from
     /// [`LieGroup::dexpinv_into`](crate::LieGroup::dexpinv_into) on the dexp samples (scale
-    /// `|v|`); `out` starts as the zero element of the right size.
+    /// `|v|`), and the same for
+    /// [`LieGroup::dexpinv_series_into`](crate::LieGroup::dexpinv_series_into) against
+    /// [`dexpinv_series`](crate::dexpinv_series) (orders 2 and 4); `out` starts as the zero
+    /// element of the right size.
     InPlaceForms,
     /// `|[ax + by, z] − a[x, z] − b[y, z]|` and the same in the second slot (a = 0.75,
     /// b = −1.25); scale `C (|x| + |y|) |z|`.
