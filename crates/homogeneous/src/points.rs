@@ -24,6 +24,12 @@ impl<T: RealField + Copy, const D: usize> ManifoldPoint for SVector<T, D> {
     fn write_ambient(&self, out: &mut [T]) {
         out[..D].copy_from_slice(self.as_slice());
     }
+    #[inline]
+    fn zip_ambient3<F: FnMut(T, T, T)>(&self, y: &Self, z: &Self, f: &mut F) {
+        for i in 0..D {
+            f(self[i], y[i], z[i]);
+        }
+    }
     /// Always 0 (no constraint).
     #[inline]
     fn constraint_error(&self) -> T {
@@ -152,10 +158,12 @@ where
 #[cfg(test)]
 mod tests {
     use crate::{ManifoldPoint, Sphere2, TangentSphere2};
+    use liegroup::LieGroup;
     use nalgebra::{Vector2, Vector3};
 
     /// `zip_ambient3` visits exactly the coordinates `write_ambient` writes, in its order, on
-    /// single points, tuples, arrays and `Vec`s (short and beyond the 64-coordinate buffer).
+    /// single points (with their own visits: spheres, tangent spheres, vectors), tuples, arrays
+    /// and `Vec`s, and through the default's buffers (a group element).
     #[test]
     fn zip_ambient3_visits_the_ambient_coordinates_in_order() {
         fn check<P: ManifoldPoint<Scalar = f64>>(a: &P, b: &P, c: &P) {
@@ -180,6 +188,12 @@ mod tests {
         check(&long(0.1), &long(0.2), &long(0.3));
         let big = |k: f64| nalgebra::SVector::<f64, 70>::from_fn(|i, _| k * i as f64);
         check(&big(1.0), &big(2.0), &big(3.0));
+        check(&s(0.1), &s(0.2), &s(0.3));
+        let g =
+            |k: f64| liegroup::Se3::<f64>::exp(&nalgebra::Vector6::new(k, 0.2, -k, 1.0, k, 0.5));
+        check(&g(0.1), &g(0.2), &g(0.3));
+        let gs = |k: f64| (0..8).map(|i| g(k + f64::from(i))).collect::<Vec<_>>();
+        check(&gs(0.1), &gs(0.2), &gs(0.3));
     }
 
     #[test]

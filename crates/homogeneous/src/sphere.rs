@@ -158,6 +158,12 @@ impl<T: RealField + Copy> ManifoldPoint for Sphere2<T> {
     fn all_finite(&self) -> bool {
         self.q.iter().all(|x| x.is_finite())
     }
+    #[inline]
+    fn zip_ambient3<F: FnMut(T, T, T)>(&self, y: &Self, z: &Self, f: &mut F) {
+        for i in 0..3 {
+            f(self.q[i], y.q[i], z.q[i]);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -226,6 +226,15 @@ impl<T: RealField + Copy> ManifoldPoint for TangentSphere2<T> {
             .chain(self.omega.iter())
             .all(|x| x.is_finite())
     }
+    #[inline]
+    fn zip_ambient3<F: FnMut(T, T, T)>(&self, y: &Self, z: &Self, f: &mut F) {
+        for i in 0..3 {
+            f(self.q[i], y.q[i], z.q[i]);
+        }
+        for i in 0..3 {
+            f(self.omega[i], y.omega[i], z.omega[i]);
+        }
+    }
 }
 
 #[cfg(test)]
