@@ -1,6 +1,7 @@
 //! The heavy top [CCLMO22, §3.4] with the data of \[BC10\], in the three formulations of the paper
 //! (canonical on T*SO(3), Lie–Poisson on se(3)*, canonical on T*SE(3) with a left-invariant
-//! quadratic Hamiltonian), the body-momentum form and the ambient ODE.
+//! quadratic Hamiltonian), the body-momentum form (with spatial and with body-frame velocities)
+//! and the ambient ODE.
 
 use crate::error::{ModelError, non_negative, positive};
 use crate::rigid_body::{

@@ -1,5 +1,6 @@
-//! The free rigid body in five Lie group formulations and as an ambient ODE, and the rigid-body
-//! state `(R, Π)` shared with the heavy top.
+//! The free rigid body in six Lie group formulations (with spatial and with body-frame
+//! velocities) and as an ambient ODE, and the rigid-body state `(R, Π)` shared with the heavy
+//! top.
 //!
 //! Conventions (`docs/notation.md`): `hat(v) b = v × b`; `R = world_from_body` maps body to
 //! space coordinates; `Π` is the **body** angular momentum, `Ω = I⁻¹Π` the body angular
