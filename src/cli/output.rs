@@ -100,7 +100,7 @@ fn range(values: impl Iterator<Item = f64>, scale: Scale) -> (f64, f64) {
     }
 }
 
-const PALETTE: [RGBColor; 8] = [
+const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -109,6 +109,8 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(140, 86, 75),
     RGBColor(227, 119, 194),
     RGBColor(23, 190, 207),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
 ];
 
 impl Plot<'_> {

@@ -6,8 +6,9 @@
 //! - the double spherical pendulum on (TS²)² ([LLM09, Ex. 1]; `LieField` against
 //!   `AmbientField::eval_flat`, one shared solve), `T = 10`;
 //! - the heavy top on SO(3) × ℝ³ (\[BC10\] data; `models::HeavyTop` in body momentum, its Lie
-//!   field and its `ambient_rate`, wrapped in `benches/support/rigid.rs`, shared with the
-//!   criterion benches), `T = 1` (about 24 turns).
+//!   field with spatial velocities, its body-frame field (`HeavyTop::body_frame`) and its
+//!   `ambient_rate`, wrapped in `benches/support/rigid.rs`, shared with the criterion
+//!   benches), `T = 1` (about 24 turns).
 //!
 //! The reference is Dop853 at `rtol = atol = 10⁻¹⁴` on the ambient formulation; errors are the
 //! largest ambient-coordinate difference (for the heavy top: `R` entries and `Π/|Π|`).
@@ -28,7 +29,7 @@ use std::time::Instant;
 #[path = "../../benches/support/rigid.rs"]
 mod rigid;
 use models::HeavyTop;
-use rigid::RigidAct;
+use rigid::{RigidAct, RigidState};
 
 /// The adaptive Lie group pairs compared.
 const LIE_PAIRS: [&str; 4] = ["rkmk54", "rkmk-bs32", "cf32", "cf43"];
@@ -173,47 +174,73 @@ fn rigid_error(y: &[f64; 12], reference: &[f64; 12]) -> f64 {
     max_diff(&y[..9], &reference[..9]).max(max_diff(&y[9..], &reference[9..]) / scale)
 }
 
-fn heavy_top_points(tols: &[f64], repeats: usize) -> Result<Vec<Point>, CliError> {
-    type Act = RigidAct;
-    let body = rigid::heavy_top();
+/// One adaptive Lie pair on the heavy top (either formulation): the final state in ambient
+/// coordinates, the attempted steps and the time.
+fn heavy_top_pair<A, F>(
+    problem: &Problem<A, F>,
+    id: &str,
+    tol: f64,
+    repeats: usize,
+) -> Result<(([f64; 12], usize), f64), CliError>
+where
+    A: homogeneous::Action<Group = (liegroup::So3<f64>, liegroup::R3<f64>), Point = RigidState>,
+    F: homogeneous::LieVectorField<f64, RigidState, (Vector3<f64>, Vector3<f64>)>,
+{
+    let spec = find(id)?;
     let y0 = rigid::initial_state().to_attitude();
-    let ya0 = rigid::ambient_of(&y0);
+    timed(repeats, || {
+        // SO(3) × ℝ³ acting on itself: pairs measure their error by the group log.
+        let mut stepper: AnyStepper<A, GroupLogDistance> = match spec.stepper::<A>() {
+            AnyStepper::Rkmk(s) => AnyStepper::Rkmk(s),
+            AnyStepper::Implicit(s) => AnyStepper::Implicit(s),
+            AnyStepper::CommutatorFree(s) => {
+                AnyStepper::CommutatorFree(s.with_distance(GroupLogDistance))
+            }
+            AnyStepper::TwoCommutators(s) => AnyStepper::TwoCommutators(s),
+        };
+        let sol = schemes::integrate(
+            problem,
+            &mut stepper,
+            0.0,
+            y0,
+            1.0,
+            &Options::adaptive(tol, tol).save_final(),
+        )
+        .map_err(|e| CliError::Integration(format!("{id}: {e}")))?;
+        Ok((
+            rigid::ambient_of(sol.last().1),
+            sol.stats.accepted + sol.stats.rejected,
+        ))
+    })
+}
+
+fn heavy_top_points(tols: &[f64], repeats: usize) -> Result<Vec<Point>, CliError> {
+    let body = rigid::heavy_top();
+    let ya0 = rigid::ambient_of(&rigid::initial_state().to_attitude());
     let t_end = 1.0;
     let (reference, _) = dormand_prince(RigidOde(body), ya0, t_end, 1e-14, true)?;
-    let problem = Problem::new(Act::new(), body);
+    // The spatial form (left multiplication) and the body frame (right multiplication; the
+    // cheaper one to integrate, `docs/performance.md`).
+    let (spatial, body_frame) = (Problem::new(RigidAct::new(), body), body.body_frame());
     let mut points = Vec::new();
     for &tol in tols {
         for id in LIE_PAIRS {
-            let spec = find(id)?;
-            let ((y, steps), seconds) = timed(repeats, || {
-                // SO(3) × ℝ³ acting on itself: pairs measure their error by the group log.
-                let mut stepper: AnyStepper<Act, GroupLogDistance> = match spec.stepper::<Act>() {
-                    AnyStepper::Rkmk(s) => AnyStepper::Rkmk(s),
-                    AnyStepper::Implicit(s) => AnyStepper::Implicit(s),
-                    AnyStepper::CommutatorFree(s) => {
-                        AnyStepper::CommutatorFree(s.with_distance(GroupLogDistance))
-                    }
-                    AnyStepper::TwoCommutators(s) => AnyStepper::TwoCommutators(s),
-                };
-                let sol = schemes::integrate(
-                    &problem,
-                    &mut stepper,
-                    0.0,
-                    y0,
-                    t_end,
-                    &Options::adaptive(tol, tol).save_final(),
-                )
-                .map_err(|e| CliError::Integration(format!("{id}: {e}")))?;
-                Ok((*sol.last().1, sol.stats.accepted + sol.stats.rejected))
-            })?;
-            let ya = rigid::ambient_of(&y);
-            points.push(Point {
-                method: id.into(),
-                tol,
-                steps,
-                seconds,
-                error: rigid_error(&ya, &reference),
-            });
+            for (label, run) in [
+                (id.to_string(), heavy_top_pair(&spatial, id, tol, repeats)?),
+                (
+                    format!("{id} (body frame)"),
+                    heavy_top_pair(&body_frame, id, tol, repeats)?,
+                ),
+            ] {
+                let ((y, steps), seconds) = run;
+                points.push(Point {
+                    method: label,
+                    tol,
+                    steps,
+                    seconds,
+                    error: rigid_error(&y, &reference),
+                });
+            }
         }
         for (name, high) in [("ode_solvers-dopri5", false), ("ode_solvers-dop853", true)] {
             let ((y, steps), seconds) = timed(repeats, || {
