@@ -8,8 +8,7 @@ use crate::tableau::ButcherTableau;
 use homogeneous::{Action, LieVectorField};
 use liegroup::scalar::{c, re};
 use liegroup::{CoordinateMap, Exp, VectorSpace};
-use nalgebra::DMatrix;
-use num_traits::Zero;
+use num_traits::{One, Zero};
 
 /// How the implicit stage equations are solved.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,8 +54,10 @@ impl Default for ImplicitOptions {
 /// [`SchemeError::NonConvergence`] with the residual and the iteration count. With the
 /// Gauss–Legendre tableaux the order is `2s`.
 ///
-/// The Newton Jacobian and its factorization are allocated per step (the explicit engines are
-/// allocation free; this one is not).
+/// Its workspace (stage derivatives, stage point, the Newton Jacobian — `(s·d)²` numbers for
+/// an algebra of dimension `d` — with its LU factors, factored in place with partial pivoting)
+/// is allocated at the first step and kept: later steps allocate only the point they return
+/// (nothing for fixed-size points).
 #[derive(Clone, Debug)]
 pub struct ImplicitRkmk<A: Action, M = Exp> {
     coeffs: Coeffs,
@@ -68,7 +69,23 @@ pub struct ImplicitRkmk<A: Action, M = Exp> {
     k: Option<Algebra<A>>,
     flat: Vec<Scalar<A>>,
     flat_g: Vec<Scalar<A>>,
+    /// Newton workspace, allocated at the first step: the stage point, `dexp⁻¹` output, the
+    /// initial guess, `G` there, the LU factors of the Jacobian (row-major `n × n`) with their
+    /// row exchanges, and the right-hand side.
+    work: Option<Workspace<A>>,
     stats: StepStats,
+}
+
+/// The implicit stepper's buffers (see [`ImplicitRkmk`]'s fields).
+#[derive(Clone, Debug)]
+struct Workspace<A: Action> {
+    stage: A::Point,
+    g: Algebra<A>,
+    base: Vec<Scalar<A>>,
+    g0: Vec<Scalar<A>>,
+    lu: Vec<Scalar<A>>,
+    piv: Vec<usize>,
+    rhs: Vec<Scalar<A>>,
 }
 
 impl<A: Action> ImplicitRkmk<A, Exp> {
@@ -117,6 +134,7 @@ impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
             k: None,
             flat: Vec::new(),
             flat_g: Vec::new(),
+            work: None,
             stats: StepStats::default(),
         }
     }
@@ -148,7 +166,8 @@ impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         let s = self.coeffs.s;
-        let (Some(u), Some(k)) = (self.u.as_mut(), self.k.as_mut()) else {
+        let (Some(u), Some(k), Some(work)) = (self.u.as_mut(), self.k.as_mut(), self.work.as_mut())
+        else {
             unreachable!("buffers allocated")
         };
         let d = u.dim();
@@ -160,10 +179,11 @@ impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
                     u.add_scaled(h * c::<Scalar<A>>(a), &self.kt[j]);
                 }
             }
-            let yi = self.map.apply(action, u, y);
+            action.copy_point(&mut work.stage, y);
+            self.map.apply_assign(action, u, &mut work.stage);
             self.stats.exps += 1;
             let ti = t + h * c::<Scalar<A>>(self.coeffs.c[i]);
-            f.eval(ti, &yi, k);
+            f.eval(ti, &work.stage, k);
             self.stats.f_evals += 1;
             if !k.all_finite() {
                 return Err(SchemeError::NonFinite {
@@ -171,17 +191,72 @@ impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
                     t: re(ti),
                 });
             }
-            let g = self.map.dinv(u, k);
-            g.write_coords(&mut self.flat_g[i * d..(i + 1) * d]);
+            self.map.dinv_into(u, k, &mut work.g);
+            work.g.write_coords(&mut self.flat_g[i * d..(i + 1) * d]);
         }
         Ok(())
     }
 
-    fn load(&mut self, flat: &[Scalar<A>]) {
+    /// The stage derivatives from the flat vector `self.flat`.
+    fn load(&mut self) {
         let d = self.flat.len() / self.coeffs.s.max(1);
         for (i, kt) in self.kt.iter_mut().enumerate() {
-            kt.read_coords(&flat[i * d..(i + 1) * d]);
+            kt.read_coords(&self.flat[i * d..(i + 1) * d]);
         }
+    }
+}
+
+/// LU factorization with partial pivoting, in place (row-major `n × n`; `piv[k]` is the row
+/// exchanged with row `k` at step `k`), the algorithm of `nalgebra::LU` without its
+/// allocations. `false` if a pivot is exactly zero (singular).
+fn lu_factor<T: nalgebra::RealField + Copy>(a: &mut [T], n: usize, piv: &mut [usize]) -> bool {
+    for k in 0..n {
+        let mut p = k;
+        for i in k + 1..n {
+            if re(a[i * n + k]).abs() > re(a[p * n + k]).abs() {
+                p = i;
+            }
+        }
+        piv[k] = p;
+        if a[p * n + k] == T::zero() {
+            return false;
+        }
+        if p != k {
+            for j in 0..n {
+                a.swap(k * n + j, p * n + j);
+            }
+        }
+        let pivot = a[k * n + k];
+        for i in k + 1..n {
+            let l = a[i * n + k] / pivot;
+            a[i * n + k] = l;
+            for j in k + 1..n {
+                let akj = a[k * n + j];
+                a[i * n + j] -= l * akj;
+            }
+        }
+    }
+    true
+}
+
+/// Solve `A x = b` in place (`b ← x`) from the factors of [`lu_factor`].
+fn lu_solve<T: nalgebra::RealField + Copy>(a: &[T], n: usize, piv: &[usize], b: &mut [T]) {
+    for (k, &p) in piv.iter().enumerate().take(n) {
+        b.swap(k, p);
+    }
+    for i in 0..n {
+        let mut x = b[i];
+        for j in 0..i {
+            x -= a[i * n + j] * b[j];
+        }
+        b[i] = x;
+    }
+    for i in (0..n).rev() {
+        let mut x = b[i];
+        for j in i + 1..n {
+            x -= a[i * n + j] * b[j];
+        }
+        b[i] = x / a[i * n + i];
     }
 }
 
@@ -217,11 +292,22 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
         if self.kt.len() != s {
             let z = action.algebra_zero(y);
             let d = z.dim();
+            let n = s * d;
             self.kt = vec![z.clone(); s];
             self.u = Some(z.clone());
-            self.k = Some(z);
-            self.flat = vec![Scalar::<A>::zero(); s * d];
-            self.flat_g = vec![Scalar::<A>::zero(); s * d];
+            self.k = Some(z.clone());
+            self.flat = vec![Scalar::<A>::zero(); n];
+            self.flat_g = vec![Scalar::<A>::zero(); n];
+            let newton = self.options.solver == StageSolver::Newton;
+            self.work = Some(Workspace {
+                stage: action.clone_point(y),
+                g: z,
+                base: vec![Scalar::<A>::zero(); n],
+                g0: vec![Scalar::<A>::zero(); n],
+                lu: vec![Scalar::<A>::zero(); if newton { n * n } else { 0 }],
+                piv: vec![0; n],
+                rhs: vec![Scalar::<A>::zero(); n],
+            });
         }
         let n = self.flat.len();
         let d = n / s;
@@ -240,35 +326,53 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                 k.write_coords(&mut self.flat[i * d..(i + 1) * d]);
             }
         }
-        let flat0 = self.flat.clone();
-        self.load(&flat0);
+        self.load();
         let tol_it = self.options.tol.max(8.0 * f64::EPSILON);
         let mut residual = f64::INFINITY;
-        let lu = match self.options.solver {
-            StageSolver::FixedPoint => None,
+        let newton = match self.options.solver {
+            StageSolver::FixedPoint => false,
             StageSolver::Newton => {
-                // Forward-difference Jacobian of R(K) = K − G(K) at the initial guess.
+                // Forward-difference Jacobian of R(K) = K − G(K) at the initial guess, column
+                // by column, factored in place.
                 self.eval_g(action, f, t, y, h)?;
-                let g0 = self.flat_g.clone();
-                let base = self.flat.clone();
-                let mut jac = DMatrix::<Scalar<A>>::identity(n, n);
+                let work = self.work.as_mut().expect("allocated");
+                work.g0.copy_from_slice(&self.flat_g);
+                work.base.copy_from_slice(&self.flat);
+                // (Sized at the first Newton step: options may switch from fixed point.)
+                work.lu.resize(n * n, Scalar::<A>::zero());
+                work.lu.fill(Scalar::<A>::zero());
+                for i in 0..n {
+                    work.lu[i * n + i] = Scalar::<A>::one();
+                }
                 for col in 0..n {
-                    let xc = re(base[col]);
+                    let work = self.work.as_ref().expect("allocated");
+                    let xc = re(work.base[col]);
                     let delta = f64::EPSILON.sqrt() * xc.abs().max(1.0);
-                    let mut pert = base.clone();
-                    pert[col] += c::<Scalar<A>>(delta);
-                    self.load(&pert);
+                    self.flat[col] = work.base[col] + c::<Scalar<A>>(delta);
+                    self.load();
                     self.eval_g(action, f, t, y, h)?;
+                    let work = self.work.as_mut().expect("allocated");
+                    self.flat[col] = work.base[col];
                     for row in 0..n {
-                        jac[(row, col)] -= (self.flat_g[row] - g0[row]) / c::<Scalar<A>>(delta);
+                        work.lu[row * n + col] -=
+                            (self.flat_g[row] - work.g0[row]) / c::<Scalar<A>>(delta);
                     }
                 }
-                self.load(&base);
-                self.flat_g.copy_from_slice(&g0);
-                Some(jac.lu())
+                self.load();
+                let work = self.work.as_mut().expect("allocated");
+                self.flat_g.copy_from_slice(&work.g0);
+                if !lu_factor(&mut work.lu, n, &mut work.piv) {
+                    return Err(SchemeError::NonConvergence {
+                        t: re(t),
+                        residual: f64::INFINITY,
+                        iterations: 0,
+                        tolerance: tol_it,
+                    });
+                }
+                true
             }
         };
-        let mut have_g = lu.is_some();
+        let mut have_g = newton;
         let mut converged = false;
         let mut iterations = 0;
         while iterations < self.options.max_iter {
@@ -279,36 +383,25 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
             }
             have_g = false;
             let scale = max_abs(&self.flat).max(1.0);
-            match &lu {
-                None => {
-                    residual = self
-                        .flat
-                        .iter()
-                        .zip(&self.flat_g)
-                        .fold(0.0_f64, |m, (a, b)| m.max(re(*a - *b).abs()));
-                    self.flat.copy_from_slice(&self.flat_g);
+            if newton {
+                let work = self.work.as_mut().expect("allocated");
+                for ((r, a), b) in work.rhs.iter_mut().zip(&self.flat).zip(&self.flat_g) {
+                    *r = *b - *a;
                 }
-                Some(lu) => {
-                    let r = nalgebra::DVector::from_iterator(
-                        n,
-                        self.flat.iter().zip(&self.flat_g).map(|(a, b)| *b - *a),
-                    );
-                    let Some(delta) = lu.solve(&r) else {
-                        return Err(SchemeError::NonConvergence {
-                            t: re(t),
-                            residual: f64::INFINITY,
-                            iterations,
-                            tolerance: tol_it,
-                        });
-                    };
-                    residual = max_abs(delta.as_slice());
-                    for (x, dx) in self.flat.iter_mut().zip(delta.iter()) {
-                        *x += *dx;
-                    }
+                lu_solve(&work.lu, n, &work.piv, &mut work.rhs);
+                residual = max_abs(&work.rhs);
+                for (x, dx) in self.flat.iter_mut().zip(&work.rhs) {
+                    *x += *dx;
                 }
+            } else {
+                residual = self
+                    .flat
+                    .iter()
+                    .zip(&self.flat_g)
+                    .fold(0.0_f64, |m, (a, b)| m.max(re(*a - *b).abs()));
+                self.flat.copy_from_slice(&self.flat_g);
             }
-            let flat = self.flat.clone();
-            self.load(&flat);
+            self.load();
             if !residual.is_finite() {
                 break;
             }
@@ -332,7 +425,8 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                 u.add_scaled(h * c::<Scalar<A>>(b), &self.kt[i]);
             }
         }
-        let y1 = self.map.apply(action, u, y);
+        let mut y1 = action.clone_point(y);
+        self.map.apply_assign(action, u, &mut y1);
         self.stats.exps += 1;
         Ok(StepOutput { y: y1, error: None })
     }
@@ -342,5 +436,51 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
     }
     fn reset_stats(&mut self) {
         self.stats = StepStats::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lu_factor, lu_solve};
+    use nalgebra::{DMatrix, DVector};
+
+    /// The in-place LU solves like `nalgebra`'s (pivoting included: the matrices have small
+    /// leading entries), and reports exactly singular matrices.
+    #[test]
+    fn in_place_lu_solves_like_nalgebra() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for n in [1, 2, 5, 12] {
+            for _ in 0..20 {
+                let m = DMatrix::<f64>::from_fn(
+                    n,
+                    n,
+                    |i, j| if i == j { 1e-13 * rnd() } else { rnd() },
+                );
+                let b = DVector::<f64>::from_fn(n, |_, _| rnd());
+                let want = m.clone().lu().solve(&b).unwrap();
+                let mut a: Vec<f64> = (0..n * n).map(|k| m[(k / n, k % n)]).collect();
+                let mut piv = vec![0; n];
+                assert!(lu_factor(&mut a, n, &mut piv));
+                let mut x = b.as_slice().to_vec();
+                lu_solve(&a, n, &piv, &mut x);
+                let err = (DVector::from_vec(x) - &want).amax();
+                assert!(err <= 1e-10 * want.amax().max(1.0), "n = {n}: {err:e}");
+            }
+        }
+        // A zero diagonal needs the row exchanges.
+        let mut a = vec![0.0, 1.0, 2.0, 1.0, 0.0, 3.0, 2.0, 3.0, 0.0];
+        let mut piv = vec![0; 3];
+        assert!(lu_factor(&mut a, 3, &mut piv));
+        let mut x: Vec<f64> = vec![3.0, 4.0, 5.0]; // A (1, 1, 1)ᵀ
+        lu_solve(&a, 3, &piv, &mut x);
+        assert!(x.iter().all(|v| (v - 1.0).abs() < 1e-15), "{x:?}");
+        let mut singular = vec![1.0, 2.0, 2.0, 4.0];
+        assert!(!lu_factor(&mut singular, 2, &mut [0, 0]));
     }
 }

@@ -1,10 +1,12 @@
 //! Fixed-size problems allocate nothing per step: a counting global allocator (per thread)
-//! around a loop of steps of every explicit method.
+//! around a loop of steps of every method (the implicit ones keep their Newton workspace and
+//! LU factors between steps), and of the implicit methods with fixed-point iteration.
 
 use homogeneous::LeftMultiplication;
 use liegroup::Rn;
 use nalgebra::Vector3;
-use schemes::methods::{METHODS, MethodKind};
+use schemes::methods::METHODS;
+use schemes::{ImplicitOptions, ImplicitRkmk, StageSolver};
 use schemes::{Stepper, Tolerance};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -47,13 +49,10 @@ fn field(t: f64, y: &Rn<f64, 3>) -> Vector3<f64> {
 }
 
 #[test]
-fn explicit_steps_do_not_allocate() {
+fn steps_do_not_allocate() {
     let action = Act::new();
     let tol = Tolerance::new(1e-8, 1e-8).unwrap();
     for spec in METHODS {
-        if matches!(spec.kind, MethodKind::ImplicitRkmk(_)) {
-            continue; // documented: the Newton Jacobian is allocated per step
-        }
         // Pairs measure their error in ambient coordinates (stack buffers for small points).
         let mut stepper = spec.stepper::<Act>();
         let with_tol = spec.embedded_order.map(|_| &tol);
@@ -74,4 +73,29 @@ fn explicit_steps_do_not_allocate() {
         assert_eq!(n, 0, "{}: {n} allocations in 199 steps", spec.id);
         assert!(y.0.iter().all(|x| x.is_finite()));
     }
+}
+
+#[test]
+fn fixed_point_implicit_steps_do_not_allocate() {
+    let action = Act::new();
+    let options = ImplicitOptions {
+        solver: StageSolver::FixedPoint,
+        ..ImplicitOptions::default()
+    };
+    let mut stepper =
+        ImplicitRkmk::<Act>::exp(&schemes::catalogue::GAUSS_LEGENDRE4).with_options(options);
+    let mut y = Rn::new(Vector3::new(1.0, 0.0, 0.5));
+    y = stepper
+        .step(&action, &field, 0.0, &y, 0.01, None)
+        .unwrap()
+        .y;
+    let before = allocations();
+    for i in 1..200 {
+        y = stepper
+            .step(&action, &field, 0.01 * f64::from(i), &y, 0.01, None)
+            .unwrap()
+            .y;
+    }
+    assert_eq!(allocations() - before, 0);
+    assert!(y.0.iter().all(|x| x.is_finite()));
 }
