@@ -153,6 +153,27 @@ fn zip_array<A, B, R, const N: usize>(a: &[A; N], b: &[B; N], f: impl Fn(&A, &B)
 ///
 /// # Panics
 /// If the lengths differ.
+/// `out ← op(x, y)` factor by factor into `out`'s storage (`each` per factor), or
+/// `out ← whole()` when `out` does not have `y`'s number of factors yet.
+fn zip_into<V: MaybeSendSync>(
+    out: &mut Vec<V>,
+    x: &[V],
+    y: &[V],
+    whole: impl FnOnce() -> Vec<V>,
+    each: impl Fn(&mut V, &V, &V) + MaybeSendSync,
+) {
+    if out.len() != y.len() {
+        *out = whole();
+        return;
+    }
+    assert_eq!(
+        x.len(),
+        y.len(),
+        "runtime power: operands have different numbers of factors"
+    );
+    par::zip2_mut(out, x, y, each);
+}
+
 fn zip_vec<A, B, R>(a: &[A], b: &[B], f: impl Fn(&A, &B) -> R + MaybeSendSync) -> Vec<R>
 where
     A: MaybeSendSync,
@@ -312,16 +333,15 @@ where
         zip_vec(x, y, G::bracket)
     }
     fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
-        if out.len() != x.len() {
-            *out = Self::bracket(x, y);
-            return;
-        }
-        assert_eq!(
-            x.len(),
-            y.len(),
-            "runtime power: operands have different numbers of factors"
+        zip_into(
+            out,
+            x,
+            y,
+            || Self::bracket(x, y),
+            |oi, xi, yi| {
+                G::bracket_into(xi, yi, oi);
+            },
         );
-        par::zip2_mut(out, x, y, |oi, xi, yi| G::bracket_into(xi, yi, oi));
     }
     fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
         zip_vec(self, xi, G::adjoint)
@@ -339,16 +359,15 @@ where
         zip_vec(u, v, G::dexpinv)
     }
     fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
-        if out.len() != v.len() {
-            *out = Self::dexpinv(u, v);
-            return;
-        }
-        assert_eq!(
-            u.len(),
-            v.len(),
-            "runtime power: operands have different numbers of factors"
+        zip_into(
+            out,
+            u,
+            v,
+            || Self::dexpinv(u, v),
+            |oi, ui, vi| {
+                G::dexpinv_into(ui, vi, oi);
+            },
         );
-        par::zip2_mut(out, u, v, |oi, ui, vi| G::dexpinv_into(ui, vi, oi));
     }
     fn dexpinv_series_into(
         u: &Self::Algebra,
@@ -356,16 +375,8 @@ where
         order: usize,
         out: &mut Self::Algebra,
     ) {
-        if out.len() != v.len() {
-            *out = crate::group::dexpinv_series::<Self>(u, v, order);
-            return;
-        }
-        assert_eq!(
-            u.len(),
-            v.len(),
-            "runtime power: operands have different numbers of factors"
-        );
-        par::zip2_mut(out, u, v, |oi, ui, vi| {
+        let whole = || crate::group::dexpinv_series::<Self>(u, v, order);
+        zip_into(out, u, v, whole, |oi, ui, vi| {
             G::dexpinv_series_into(ui, vi, order, oi);
         });
     }
