@@ -58,13 +58,27 @@ pub fn bernoulli(k: usize) -> f64 {
     BERNOULLI[k]
 }
 
-/// `1/k!` as `f64`.
-fn inv_factorial(k: usize) -> f64 {
+/// `1/k!` for `k ≤ 21`, as `f64` (`k!` accumulated as `2·3·…·k` in `f64`).
+const INV_FACTORIAL: [f64; 22] = {
+    let mut table = [1.0_f64; 22];
     let mut f = 1.0_f64;
-    for j in 2..=k {
-        f *= j as f64;
+    let mut k = 2;
+    while k < 22 {
+        f *= k as f64;
+        table[k] = 1.0 / f;
+        k += 1;
     }
-    1.0 / f
+    table
+};
+
+/// `1/k!` as `f64` (from the table up to `k = 21`; beyond, the same product, `0` once `k!`
+/// overflows).
+#[inline]
+fn inv_factorial(k: usize) -> f64 {
+    match INV_FACTORIAL.get(k) {
+        Some(&x) => x,
+        None => 1.0 / (2..=k).fold(1.0_f64, |f, j| f * j as f64),
+    }
 }
 
 /// The coefficient `|B_k|/k!` of `ad_uᵏ` in `dexp_u⁻¹`, as `f64` (zero for odd `k ≥ 3`).
@@ -112,13 +126,15 @@ pub fn dexp_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) ->
 /// RKMK method of order p needs it only through `ad_u^{p−2}` \[MK99, Thm. 4.1\]. `order` is
 /// clamped to [`MAX_SERIES_ORDER`].
 #[must_use]
+#[inline]
 #[allow(clippy::needless_range_loop)] // k indexes BERNOULLI and the factorial together
 pub fn dexpinv_series<G: LieGroup>(u: &G::Algebra, v: &G::Algebra, order: usize) -> G::Algebra {
     let order = order.min(MAX_SERIES_ORDER);
     let mut term = v.clone();
     let mut acc = v.clone();
-    for (k, &b) in BERNOULLI.iter().enumerate().take(order + 1).skip(1) {
+    for k in 1..=order {
         term = G::bracket(u, &term);
+        let b = BERNOULLI[k];
         if b != 0.0 {
             acc.add_scaled(c::<G::Scalar>(b * inv_factorial(k)), &term);
         }
@@ -265,6 +281,7 @@ pub trait LieGroup: Clone + Debug {
     /// algebras); products and powers override it factor by factor — the bracket of a direct
     /// product acts factor by factor, so the result is the same, bit for bit — so that runtime
     /// powers allocate nothing.
+    #[inline]
     fn dexpinv_series_into(
         u: &Self::Algebra,
         v: &Self::Algebra,

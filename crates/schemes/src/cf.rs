@@ -262,6 +262,7 @@ fn dense_combine<V: VectorSpace>(out: &mut V, h: V::Scalar, alpha: &[f64; 4], ks
 /// place: no allocation for runtime-sized points once `out` has their size); `k[..upto]` are
 /// the stage derivatives known and `ys` the stage points before this one.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn apply_stage<A: Action>(
     action: &A,
     stage: &CfStageData,

@@ -76,7 +76,7 @@ impl Coeffs {
 
 /// `out ← h Σ aⱼ ks[j]` over the non-zero terms `(j, aⱼ)` (zero for an empty list); the first
 /// term is written, not added to a zeroed buffer.
-#[inline]
+#[inline(always)]
 pub(crate) fn combine<V: liegroup::VectorSpace>(
     out: &mut V,
     h: V::Scalar,
@@ -109,16 +109,36 @@ pub(crate) fn combine<V: liegroup::VectorSpace>(
 /// error [`SchemeError::NonFinite`](crate::SchemeError::NonFinite) (`"vector field"`) at the
 /// first stage whose value was not.
 #[inline(always)]
-pub(crate) fn stages_finite<T: RealField + Copy>(
-    ok: [bool; 4],
-    t: [T; 4],
+pub(crate) fn stages_finite<T: RealField + Copy, const N: usize>(
+    ok: [bool; N],
+    t: [T; N],
 ) -> Result<(), crate::SchemeError> {
-    if ok[0] & ok[1] & ok[2] & ok[3] {
+    if ok.iter().fold(true, |all, &o| all & o) {
         return Ok(());
     }
-    let first = ok.iter().position(|o| !o).unwrap_or(3);
+    let first = ok.iter().position(|o| !o).unwrap_or(0);
     Err(crate::SchemeError::NonFinite {
         what: "vector field",
         t: liegroup::scalar::re(t[first]),
     })
 }
+
+/// `for $i in 0..$n { $body }` written out for `$i = 0, 1, …, 7` (each copy guarded by the
+/// constant test `$i < $n`, `$n` a const generic of at most 8): every index in the body is then
+/// a constant, so arrays of stage values stay in registers. The compiler does not unroll a
+/// loop whose body is a whole integrator stage by itself.
+macro_rules! unrolled {
+    ($n:expr, |$i:ident| $body:block) => {
+        $crate::coeffs::unrolled!(@ $n, $i, $body, 0 1 2 3 4 5 6 7)
+    };
+    (@ $n:expr, $i:ident, $body:block, $($k:literal)*) => {{
+        const { assert!($n <= 8, "unrolled! covers at most 8 iterations") };
+        $(
+            if $k < $n {
+                let $i: usize = $k;
+                $body
+            }
+        )*
+    }};
+}
+pub(crate) use unrolled;

@@ -2,13 +2,15 @@
 //! CF4's shape) perform the same floating-point operations as the general stage loop: their
 //! steps are bitwise equal to the unfused ones over a long chain on SO(3) × ℝ³ (a heavy-top
 //! field with a full inertia matrix), their work counters agree, and a non-finite field is
-//! reported at the same stage time.
+//! reported at the same stage time. The local-value RKMK kernel for the other explicit
+//! tableaux (up to eight stages) gives the general loop's steps, error estimates and dense
+//! output.
 
 use homogeneous::LeftMultiplication;
 use liegroup::{Exp, LieGroup, Rn, So3};
 use nalgebra::{Matrix3, Vector3};
-use schemes::catalogue::{CF4, CF43, CG4, RK4, RK38};
-use schemes::{CommutatorFree, Rkmk, Rkmk4TwoCommutators, SchemeError, Stepper};
+use schemes::catalogue::{CF4, CF43, CG4, KUTTA3, RK4, RK38, TABLEAUX};
+use schemes::{CommutatorFree, Rkmk, Rkmk4TwoCommutators, SchemeError, Stepper, Tolerance};
 
 type P = (So3<f64>, Rn<f64, 3>);
 type A = LeftMultiplication<P>;
@@ -146,4 +148,67 @@ fn two_commutator_rkmk4_local_path_equals_the_buffered_path_bitwise() {
         assert_eq!(y, yv[0], "step {i}");
     }
     assert_eq!(local.stats(), buffered.stats());
+}
+
+/// Every explicit tableau of the catalogue: the local-value kernel (fixed-size points) and the
+/// general loop (`unfused`) give equal steps, error estimates, dense output and work counters
+/// over a 500-step chain (equal values: the kernel adds the zero coefficients' exact zeros,
+/// which can only change the sign of a zero).
+#[test]
+fn local_rkmk_kernel_equals_the_general_loop_for_every_explicit_tableau() {
+    let action = A::new();
+    let tol = Tolerance::new(1e-9, 1e-9).unwrap();
+    let mut checked = 0;
+    for tableau in TABLEAUX.iter().filter(|t| t.is_explicit()) {
+        let mut local = Rkmk::<A>::exp(tableau).unwrap();
+        let mut general = Rkmk::<A>::exp(tableau).unwrap().unfused();
+        let with_tol = tableau.b_hat().map(|_| &tol);
+        let mut y = start();
+        for i in 0..500 {
+            let t = 0.01 * f64::from(i);
+            let a = local.step(&action, &field, t, &y, 0.01, with_tol).unwrap();
+            let b = general
+                .step(&action, &field, t, &y, 0.01, with_tol)
+                .unwrap();
+            assert_eq!(a.y, b.y, "{} step {i}", tableau.name);
+            assert_eq!(a.error, b.error, "{} step {i}", tableau.name);
+            if local.has_dense_output() {
+                for theta in [0.25, 0.5, 0.8] {
+                    assert_eq!(
+                        local.dense_output(&action, &y, theta),
+                        general.dense_output(&action, &y, theta),
+                        "{} step {i}",
+                        tableau.name
+                    );
+                }
+            }
+            y = a.y;
+        }
+        assert_eq!(local.stats(), general.stats(), "{}", tableau.name);
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} explicit tableaux");
+}
+
+/// The local kernel reports a non-finite field at the first stage that produced it (Kutta's
+/// third-order method: stages at 0, h/2, h).
+#[test]
+fn local_rkmk_kernel_reports_the_first_non_finite_stage() {
+    let action = A::new();
+    let bad = |t: f64, p: &P| {
+        let mut k = field(t, p);
+        if t > 0.004 {
+            k.0.y = f64::INFINITY;
+        }
+        k
+    };
+    for mut stepper in [
+        Rkmk::<A>::exp(&KUTTA3).unwrap(),
+        Rkmk::<A>::exp(&KUTTA3).unwrap().unfused(),
+    ] {
+        match stepper.step(&action, &bad, 0.0, &start(), 0.01, None) {
+            Err(SchemeError::NonFinite { t, .. }) => assert_eq!(t, 0.005),
+            other => panic!("expected NonFinite, got {:?}", other.map(|o| o.y)),
+        }
+    }
 }
