@@ -287,11 +287,11 @@ fn apply_stage<A: Action>(
 
 impl<A: Action, D> CommutatorFree<A, D> {
     /// The fused step for CF4's shape: the general loop written out on local values (same
-    /// operations, same order). `CF4_ZEROS`: the exponents of stages 3 and 4 have CF4's zero
-    /// coefficients (on `k₁` and on `k₂`), whose terms are skipped.
+    /// operations, same order). `CF4_ZEROS`: CF4's pattern — the exponents of stages 3 and 4
+    /// have its zero coefficients (on `k₁` and on `k₂`), whose terms are skipped, and stage 3
+    /// starts from `y₀`, stage 4 from `Y₂`.
     fn step_fused4<F, const CF4_ZEROS: bool>(
         &mut self,
-        fz: &Fused4,
         action: &A,
         f: &F,
         t: Scalar<A>,
@@ -304,6 +304,9 @@ impl<A: Action, D> CommutatorFree<A, D> {
         // Finiteness recorded per stage without branching, tested once after the last stage
         // (as in the fused RKMK kernel, `crate::rkmk`): the error names the first stage whose
         // field value is not finite.
+        let Some(fz) = &self.fused4 else {
+            unreachable!("called only with CF4's shape")
+        };
         let ti = |i: usize| t + h * c::<Scalar<A>>(fz.c[i]);
         let z = action.algebra_zero(y);
         let mut v = z.clone();
@@ -323,7 +326,9 @@ impl<A: Action, D> CommutatorFree<A, D> {
         } else {
             dense_combine(&mut v, h, &fz.stage[1], &[&k1, &k2]);
         }
-        let mut y3 = if fz.base[1] == 1 {
+        // CF4's shape starts stage 3 from `y₀` and stage 4 from `Y₂`; fixed at compile time,
+        // so that only what the field reads of `Y₂` and `Y₃` is computed.
+        let mut y3 = if !CF4_ZEROS && fz.base[1] == 1 {
             y2.clone()
         } else {
             y.clone()
@@ -339,7 +344,7 @@ impl<A: Action, D> CommutatorFree<A, D> {
         } else {
             dense_combine(&mut v, h, &fz.stage[2], &[&k1, &k2, &k3]);
         }
-        let mut y4 = match fz.base[2] {
+        let mut y4 = match if CF4_ZEROS { 1 } else { fz.base[2] } {
             1 => y2.clone(),
             2 => y3.clone(),
             _ => y.clone(),
@@ -390,17 +395,17 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
         }
         // Fixed-size problems (no heap memory in points or algebra elements, so the local
         // copies cost no allocation) without an error estimate: straight-line code.
-        if let Some(fz) = self.fused4
+        if let Some(fz) = &self.fused4
             && tol.is_none()
             && !core::mem::needs_drop::<A::Point>()
             && !core::mem::needs_drop::<Algebra<A>>()
         {
             // CF4's own pattern (stage 3 without k₁, stage 4 without k₂) skips those zero terms,
             // as the general loop's sparse combinations do.
-            return if fz.stage[1][0] == 0.0 && fz.stage[2][1] == 0.0 {
-                self.step_fused4::<F, true>(&fz, action, f, t, y, h)
+            return if fz.stage[1][0] == 0.0 && fz.stage[2][1] == 0.0 && fz.base == [0, 0, 1] {
+                self.step_fused4::<F, true>(action, f, t, y, h)
             } else {
-                self.step_fused4::<F, false>(&fz, action, f, t, y, h)
+                self.step_fused4::<F, false>(action, f, t, y, h)
             };
         }
         let s = self.data.stages.len();

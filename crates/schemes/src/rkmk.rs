@@ -176,7 +176,6 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
     /// sparse rows do.
     fn step_fused4<F, const SUBDIAGONAL: bool>(
         &mut self,
-        co: &[f64; 14],
         action: &A,
         f: &F,
         t: Scalar<A>,
@@ -186,6 +185,9 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
     where
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
+        let Some(co) = &self.fused4 else {
+            unreachable!("called only with four-stage coefficients")
+        };
         let hc = |x: f64| h * c::<Scalar<A>>(x);
         // The finiteness of each stage's field value is recorded without branching and tested
         // once, after the last stage: an early exit per stage splits the straight-line code
@@ -504,16 +506,16 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
         }
         // Fixed-size problems (no heap memory in points or algebra elements, so the local
         // copies below cost no allocation): straight-line code.
-        if let Some(co) = self.fused4
+        if let Some(co) = &self.fused4
             && !core::mem::needs_drop::<A::Point>()
             && !core::mem::needs_drop::<Algebra<A>>()
         {
             // The classical shape (each stage uses the previous derivative only: RK4) skips
             // the zero terms of the stage combinations, like the general loop does.
             return if co[1] == 0.0 && co[3] == 0.0 && co[4] == 0.0 {
-                self.step_fused4::<F, true>(&co, action, f, t, y, h)
+                self.step_fused4::<F, true>(action, f, t, y, h)
             } else {
-                self.step_fused4::<F, false>(&co, action, f, t, y, h)
+                self.step_fused4::<F, false>(action, f, t, y, h)
             };
         }
         // Other explicit tableaux of up to eight stages on fixed-size problems: the loop on
