@@ -63,10 +63,16 @@ impl Fused4 {
                 Some(_) => return None,
             };
         }
+        // The kernel tests the finiteness of the first update exponent only, a sum over every
+        // stage derivative: it needs all four weights non-zero.
+        let update = [dense(&data.update.exps[0])?, dense(&data.update.exps[1])?];
+        if update[0].contains(&0.0) {
+            return None;
+        }
         Some(Self {
             stage,
             base,
-            update: [dense(&data.update.exps[0])?, dense(&data.update.exps[1])?],
+            update,
             c: [data.c[0], data.c[1], data.c[2], data.c[3]],
         })
     }
@@ -297,13 +303,13 @@ impl<A: Action, D> CommutatorFree<A, D> {
         t: Scalar<A>,
         y: &A::Point,
         h: Scalar<A>,
-    ) -> Result<StepOutput<A::Point>, SchemeError>
+    ) -> Option<StepOutput<A::Point>>
     where
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
-        // Finiteness recorded per stage without branching, tested once after the last stage
-        // (as in the fused RKMK kernel, `crate::rkmk`): the error names the first stage whose
-        // field value is not finite.
+        // No test per stage: `None` when a stage value was not finite (or the first update
+        // exponent overflowed), and the caller takes the step again with the general loop,
+        // which names the first stage with a non-finite value.
         let Some(fz) = &self.fused4 else {
             unreachable!("called only with CF4's shape")
         };
@@ -312,14 +318,12 @@ impl<A: Action, D> CommutatorFree<A, D> {
         let mut v = z.clone();
         let mut k1 = z.clone();
         f.eval(ti(0), y, &mut k1);
-        let ok1 = k1.all_finite();
 
         dense_combine(&mut v, h, &fz.stage[0], &[&k1]);
         let mut y2 = y.clone();
         action.act_exp_assign(&v, &mut y2);
         let mut k2 = z.clone();
         f.eval(ti(1), &y2, &mut k2);
-        let ok2 = k2.all_finite();
 
         if CF4_ZEROS {
             v.set_scaled(h * c::<Scalar<A>>(fz.stage[1][1]), &k2);
@@ -336,7 +340,6 @@ impl<A: Action, D> CommutatorFree<A, D> {
         action.act_exp_assign(&v, &mut y3);
         let mut k3 = z.clone();
         f.eval(ti(2), &y3, &mut k3);
-        let ok3 = k3.all_finite();
 
         if CF4_ZEROS {
             v.set_scaled(h * c::<Scalar<A>>(fz.stage[2][0]), &k1);
@@ -352,18 +355,22 @@ impl<A: Action, D> CommutatorFree<A, D> {
         action.act_exp_assign(&v, &mut y4);
         let mut k4 = z;
         f.eval(ti(3), &y4, &mut k4);
-        let ok4 = k4.all_finite();
 
-        crate::coeffs::stages_finite([ok1, ok2, ok3, ok4], [ti(0), ti(1), ti(2), ti(3)])?;
         let ks = [&k1, &k2, &k3, &k4];
         let mut y1 = y.clone();
         dense_combine(&mut v, h, &fz.update[0], &ks);
+        // The first exponent is a dense sum over every kᵢ: finite exactly when all kᵢ are
+        // (or on overflow, which the general loop then sorts out).
+        let ok = v.all_finite();
         action.act_exp_assign(&v, &mut y1);
         dense_combine(&mut v, h, &fz.update[1], &ks);
         action.act_exp_assign(&v, &mut y1);
+        if !ok {
+            return None;
+        }
         self.stats.f_evals += 4;
         self.stats.exps += 5;
-        Ok(StepOutput { y: y1, error: None })
+        Some(StepOutput { y: y1, error: None })
     }
 }
 
@@ -402,11 +409,14 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
         {
             // CF4's own pattern (stage 3 without k₁, stage 4 without k₂) skips those zero terms,
             // as the general loop's sparse combinations do.
-            return if fz.stage[1][0] == 0.0 && fz.stage[2][1] == 0.0 && fz.base == [0, 0, 1] {
+            let out = if fz.stage[1][0] == 0.0 && fz.stage[2][1] == 0.0 && fz.base == [0, 0, 1] {
                 self.step_fused4::<F, true>(action, f, t, y, h)
             } else {
                 self.step_fused4::<F, false>(action, f, t, y, h)
             };
+            if let Some(out) = out {
+                return Ok(out);
+            }
         }
         let s = self.data.stages.len();
         if self.k.len() != s {

@@ -104,25 +104,6 @@ pub(crate) fn combine<V: liegroup::VectorSpace>(
     }
 }
 
-/// The fused kernels' single finiteness test, after their last stage: `Ok` when the field value
-/// of every stage was finite (`ok[i]` for the stage at time `t[i]`), else the engines' typed
-/// error [`SchemeError::NonFinite`](crate::SchemeError::NonFinite) (`"vector field"`) at the
-/// first stage whose value was not.
-#[inline(always)]
-pub(crate) fn stages_finite<T: RealField + Copy, const N: usize>(
-    ok: [bool; N],
-    t: [T; N],
-) -> Result<(), crate::SchemeError> {
-    if ok.iter().fold(true, |all, &o| all & o) {
-        return Ok(());
-    }
-    let first = ok.iter().position(|o| !o).unwrap_or(0);
-    Err(crate::SchemeError::NonFinite {
-        what: "vector field",
-        t: liegroup::scalar::re(t[first]),
-    })
-}
-
 /// `for $i in 0..$n { $body }` written out for `$i = 0, 1, …, 7` (each copy guarded by the
 /// constant test `$i < $n`, `$n` a const generic of at most 8): every index in the body is then
 /// a constant, so arrays of stage values stay in registers. The compiler does not unroll a

@@ -181,7 +181,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         t: Scalar<A>,
         y: &A::Point,
         h: Scalar<A>,
-    ) -> Result<StepOutput<A::Point>, SchemeError>
+    ) -> Option<StepOutput<A::Point>>
     where
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
@@ -189,18 +189,18 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
             unreachable!("called only with four-stage coefficients")
         };
         let hc = |x: f64| h * c::<Scalar<A>>(x);
-        // The finiteness of each stage's field value is recorded without branching and tested
-        // once, after the last stage: an early exit per stage splits the straight-line code
-        // into blocks the compiler schedules separately, which cost a fifth of a step on small
-        // problems. A non-finite value propagates through every later stage (the field is then
-        // evaluated at non-finite points, which fields must tolerate anyway: a finite field value
-        // can still overflow a stage point), and the error names the first stage that produced
-        // one, as a per-stage test would.
+        // No finiteness test per stage: an early exit per stage splits the straight-line code
+        // into blocks the compiler schedules separately (a fifth of a step on small problems),
+        // and a test of each value costs a tenth. Instead the sum of the four field values is
+        // tested once: it is finite exactly when they all are (or when it overflowed).
+        // Otherwise `None`, and the caller takes the step again with the general loop, which
+        // names the first stage with a non-finite value. (Later stages are then evaluated at
+        // non-finite points, which fields must tolerate anyway: a finite field value can
+        // still overflow a stage point.)
         let z = action.algebra_zero(y);
         let mut k = z.clone();
         let t1 = t + hc(co[10]);
         f.eval(t1, y, &mut k);
-        let ok1 = k.all_finite();
         let k1 = k.clone();
 
         let mut u2 = z.clone();
@@ -209,7 +209,6 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.apply_assign(action, &u2, &mut y2);
         let t2 = t + hc(co[11]);
         f.eval(t2, &y2, &mut k);
-        let ok2 = k.all_finite();
         let mut k2 = z.clone();
         self.map.dinv_into(&u2, &k, &mut k2);
 
@@ -224,7 +223,6 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.apply_assign(action, &u3, &mut y3);
         let t3 = t + hc(co[12]);
         f.eval(t3, &y3, &mut k);
-        let ok3 = k.all_finite();
         let mut k3 = z.clone();
         self.map.dinv_into(&u3, &k, &mut k3);
 
@@ -240,7 +238,6 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         self.map.apply_assign(action, &u4, &mut y4);
         let t4 = t + hc(co[13]);
         f.eval(t4, &y4, &mut k);
-        let ok4 = k.all_finite();
         let mut k4 = z;
         self.map.dinv_into(&u4, &k, &mut k4);
 
@@ -249,24 +246,26 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         sigma.add_scaled(hc(co[7]), &k2);
         sigma.add_scaled(hc(co[8]), &k3);
         sigma.add_scaled(hc(co[9]), &k4);
-        crate::coeffs::stages_finite([ok1, ok2, ok3, ok4], [t1, t2, t3, t4])?;
+        if !sigma.all_finite() {
+            return None;
+        }
         let mut y1 = y.clone();
         self.map.apply_assign(action, &sigma, &mut y1);
         self.stats.f_evals += 4;
         self.stats.exps += 4;
         self.last_h = re(h);
-        Ok(StepOutput { y: y1, error: None })
+        Some(StepOutput { y: y1, error: None })
     }
 
     /// The step of an explicit `S`-stage tableau on local values (fixed-size problems): the
     /// general loop with the stage derivatives in a local array instead of work buffers. The
-    /// loops have compile-time bounds, so they unroll, every array index becomes a constant and
-    /// the compiler keeps the stages in registers and computes only the parts of a stage point
-    /// the field reads. The zero coefficients of the tableau are skipped with branches (the
-    /// same every step, so predicted), and every remaining operation is the general loop's in
-    /// the same order: the results are identical. The stage values' finiteness is tested once,
-    /// after the last stage, and reported at the first non-finite stage (as in
-    /// [`step_fused4`](Self::step_fused4)). `FSAL`: the last row of `A` equals `b`, and the
+    /// stage loop is written out (`unrolled!`), so every array index is a constant, the
+    /// compiler keeps the stages in registers and computes only the parts of a stage point the
+    /// field reads. Each stage combination is the dense sum over the earlier stages (a zero
+    /// coefficient adds an exact zero, which can only change the sign of a zero), so the
+    /// results equal the general loop's. The stage values' finiteness is tested once, on their
+    /// sum: `None` when it is not finite, and the caller takes the step again with the general
+    /// loop (as after [`step_fused4`](Self::step_fused4)). `FSAL`: the last row of `A` equals `b`, and the
     /// last stage point is returned as `y₁` (a compile-time flag, so that the other tableaux
     /// compute only what their field reads of the last stage point).
     #[allow(clippy::needless_range_loop)] // constant indices into several arrays
@@ -278,7 +277,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         y: &A::Point,
         h: Scalar<A>,
         tol: Option<&Tolerance>,
-    ) -> Result<StepOutput<A::Point>, SchemeError>
+    ) -> Option<StepOutput<A::Point>>
     where
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
@@ -288,17 +287,16 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         let hc = |x: f64| h * c::<Scalar<A>>(x);
         let z = action.algebra_zero(y);
         let mut kt: [Algebra<A>; S] = core::array::from_fn(|_| z.clone());
-        let mut ok = [true; S];
-        let mut ts = [t; S];
+        let mut ksum = z.clone();
         let mut k = z.clone();
         let mut u = z;
         let mut y_last = y.clone();
         let mut exps = 0;
         crate::coeffs::unrolled!(S, |i| {
-            ts[i] = t + hc(tab.c[i]);
+            let ti = t + hc(tab.c[i]);
             if i == 0 {
-                f.eval(ts[i], y, &mut kt[i]);
-                ok[i] = kt[i].all_finite();
+                f.eval(ti, y, &mut kt[0]);
+                ksum.clone_from(&kt[0]);
             } else {
                 // u = h Σ_{j<i} aᵢⱼ k̃ⱼ, zero coefficients included (exact zeros).
                 u.set_scaled(hc(tab.a[i][0]), &kt[0]);
@@ -308,16 +306,18 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
                 let mut yi = y.clone();
                 self.map.apply_assign(action, &u, &mut yi);
                 exps += 1;
-                f.eval(ts[i], &yi, &mut k);
-                ok[i] = k.all_finite();
+                f.eval(ti, &yi, &mut k);
+                ksum.add_scaled(<Scalar<A> as num_traits::One>::one(), &k);
                 self.map.dinv_into(&u, &k, &mut kt[i]);
                 if FSAL && i + 1 == S {
                     y_last = yi;
                 }
             }
         });
+        if !ksum.all_finite() {
+            return None;
+        }
         self.stats.f_evals += S;
-        crate::coeffs::stages_finite(ok, ts)?;
         // σ = h Σ bᵢ k̃ᵢ (with an FSAL row, the same sum as u_s, in the same order).
         let mut sigma = k;
         sigma.set_scaled(hc(tab.b[0]), &kt[0]);
@@ -351,7 +351,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         };
         self.stats.exps += exps;
         self.last_h = re(h);
-        Ok(StepOutput { y: y1, error })
+        Some(StepOutput { y: y1, error })
     }
 
     /// An RKMK stepper from coefficients and a coordinate map.
@@ -512,32 +512,38 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
         {
             // The classical shape (each stage uses the previous derivative only: RK4) skips
             // the zero terms of the stage combinations, like the general loop does.
-            return if co[1] == 0.0 && co[3] == 0.0 && co[4] == 0.0 {
+            let out = if co[1] == 0.0 && co[3] == 0.0 && co[4] == 0.0 {
                 self.step_fused4::<F, true>(action, f, t, y, h)
             } else {
                 self.step_fused4::<F, false>(action, f, t, y, h)
             };
-        }
-        // Other explicit tableaux of up to eight stages on fixed-size problems: the loop on
-        // local values.
-        if self.local.is_some()
+            if let Some(out) = out {
+                return Ok(out);
+            }
+        } else if self.local.is_some()
             && !core::mem::needs_drop::<A::Point>()
             && !core::mem::needs_drop::<Algebra<A>>()
         {
-            let fsal = self.last_stage_is_update;
-            match (self.coeffs.s, fsal) {
-                (1, _) => return self.step_local::<F, 1, false>(action, f, t, y, h, tol),
-                (2, false) => return self.step_local::<F, 2, false>(action, f, t, y, h, tol),
-                (3, false) => return self.step_local::<F, 3, false>(action, f, t, y, h, tol),
-                (4, false) => return self.step_local::<F, 4, false>(action, f, t, y, h, tol),
-                (4, true) => return self.step_local::<F, 4, true>(action, f, t, y, h, tol),
-                (5, false) => return self.step_local::<F, 5, false>(action, f, t, y, h, tol),
-                (6, false) => return self.step_local::<F, 6, false>(action, f, t, y, h, tol),
-                (7, false) => return self.step_local::<F, 7, false>(action, f, t, y, h, tol),
-                (7, true) => return self.step_local::<F, 7, true>(action, f, t, y, h, tol),
-                _ => {}
+            // Other explicit tableaux of up to eight stages on fixed-size problems: the loop on
+            // local values.
+            let out = match (self.coeffs.s, self.last_stage_is_update) {
+                (1, _) => self.step_local::<F, 1, false>(action, f, t, y, h, tol),
+                (2, false) => self.step_local::<F, 2, false>(action, f, t, y, h, tol),
+                (3, false) => self.step_local::<F, 3, false>(action, f, t, y, h, tol),
+                (4, false) => self.step_local::<F, 4, false>(action, f, t, y, h, tol),
+                (4, true) => self.step_local::<F, 4, true>(action, f, t, y, h, tol),
+                (5, false) => self.step_local::<F, 5, false>(action, f, t, y, h, tol),
+                (6, false) => self.step_local::<F, 6, false>(action, f, t, y, h, tol),
+                (7, false) => self.step_local::<F, 7, false>(action, f, t, y, h, tol),
+                (7, true) => self.step_local::<F, 7, true>(action, f, t, y, h, tol),
+                _ => None,
+            };
+            if let Some(out) = out {
+                return Ok(out);
             }
         }
+        // The general loop (also the fallback of the kernels above when a stage value was not
+        // finite: it names the first such stage).
         self.ensure_buffers(action, y);
         let s = self.coeffs.s;
         let (Some(u), Some(k), Some(sigma), Some(sigma_hat), Some(yi)) = (

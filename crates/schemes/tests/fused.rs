@@ -212,3 +212,54 @@ fn local_rkmk_kernel_reports_the_first_non_finite_stage() {
         }
     }
 }
+
+/// The kernels test the finiteness of a sum of the stage values; when that sum overflows
+/// although every value is finite, they take the step again with the general loop, which
+/// returns the step (no error): the same step as the unfused stepper's.
+#[test]
+fn kernels_fall_back_to_the_general_loop_when_the_stage_sum_overflows() {
+    let action = A::new();
+    // Finite field values whose sum over the stages exceeds f64::MAX (the RKMK kernels test
+    // the sum of the raw values; CF4 and the two-commutator method test their update exponent,
+    // which is scaled by h and does not overflow here: they must simply agree).
+    let huge = |_t: f64, _p: &P| (Vector3::zeros(), Vector3::new(1.0e308, 0.0, 0.0));
+    let y = start();
+    let h = 1e-3;
+    let check = |name: &str, a: Result<P, SchemeError>, b: Result<P, SchemeError>| {
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert!(a.1.0.x.is_finite(), "{name}");
+        assert_eq!(a, b, "{name}");
+    };
+    let mut r1 = Rkmk::<A>::exp(&RK4).unwrap();
+    let mut r2 = Rkmk::<A>::exp(&RK4).unwrap().unfused();
+    check(
+        "rkmk4",
+        r1.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
+        r2.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
+    );
+    let mut l1 = Rkmk::<A>::exp(&KUTTA3).unwrap();
+    let mut l2 = Rkmk::<A>::exp(&KUTTA3).unwrap().unfused();
+    check(
+        "kutta3",
+        l1.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
+        l2.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
+    );
+    let mut c1 = CommutatorFree::<A>::new(&CF4);
+    let mut c2 = CommutatorFree::<A>::new(&CF4).unfused();
+    check(
+        "cf4",
+        c1.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
+        c2.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
+    );
+    let mut m1 = Rkmk4TwoCommutators::<A>::new();
+    let mut m2 = Rkmk4TwoCommutators::<VecA>::new();
+    let huge_vec = |t: f64, p: &Vec<P>| vec![huge(t, &p[0])];
+    let b = m2
+        .step(&VecA::new(), &huge_vec, 0.0, &vec![y], h, None)
+        .map(|o| o.y[0]);
+    check(
+        "rkmk4-2comm",
+        m1.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
+        b,
+    );
+}
