@@ -34,14 +34,16 @@ use liegroup::{CoordinateMap, Exp, VectorSpace};
 /// fixed-size problem does not allocate. A stepper is sized by the first problem it steps; use a
 /// fresh one for a problem of another size.
 ///
-/// **Fused four-stage kernel.** For an explicit four-stage tableau without embedded weights or
-/// dense output (classical RK4, the 3/8 rule) on a problem whose points and algebra elements
-/// own no heap memory (no drop glue: fixed-size groups, products, arrays), the step runs as
-/// straight-line code on local values instead of looping over the tableau with work buffers:
-/// the compiler then keeps the stages in registers, which removes about 40 % of the cost of a
-/// step on SO(3) × ℝ³. It performs the same floating-point operations in the same order as
-/// the general loop (zero coefficients add exact zeros), so the results are identical;
-/// [`Rkmk::unfused`] turns it off (for comparisons).
+/// **Fused four-stage kernel.** For an explicit four-stage tableau with non-zero weights,
+/// without embedded weights or dense output (classical RK4, the 3/8 rule) on a problem whose
+/// points and algebra elements own no heap memory (no drop glue: fixed-size groups, products,
+/// arrays), the step runs as straight-line code on local values instead of looping over the
+/// tableau with work buffers: the compiler then keeps the stages in registers, which removes
+/// about 40 % of the cost of a step on SO(3) × ℝ³. It performs the same floating-point
+/// operations in the same order as the general loop (zero coefficients add exact zeros), so
+/// the results are identical. It tests finiteness once per step, on `σ`; when that fails the
+/// step is taken again by the general loop, which names the first stage whose field value was
+/// not finite. [`Rkmk::unfused`] turns it off (for comparisons).
 ///
 /// **Local-value kernel.** Every other explicit tableau of up to eight stages whose rows after
 /// the first are not zero (Heun, midpoint, Kutta, Ralston, Bogacki–Shampine 3(2),
@@ -191,8 +193,9 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         let hc = |x: f64| h * c::<Scalar<A>>(x);
         // No finiteness test per stage: an early exit per stage splits the straight-line code
         // into blocks the compiler schedules separately (a fifth of a step on small problems),
-        // and a test of each value costs a tenth. Instead the sum of the four field values is
-        // tested once: it is finite exactly when they all are (or when it overflowed).
+        // and a test of each value costs a tenth. Instead `σ = h Σ bᵢ k̃ᵢ` (all `bᵢ ≠ 0`) is
+        // tested once: `k̃ᵢ = dψ⁻¹ kᵢ` is an invertible linear map of `kᵢ` evaluated in
+        // floating point, so `σ` is finite exactly when every `kᵢ` is (or when it overflowed).
         // Otherwise `None`, and the caller takes the step again with the general loop, which
         // names the first stage with a non-finite value. (Later stages are then evaluated at
         // non-finite points, which fields must tolerate anyway: a finite field value can
@@ -382,6 +385,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
             .map(|i| (i, coeffs.b[i]))
             .collect();
         let fused4 = (s == 4
+            && coeffs.b.iter().all(|&b| b != 0.0)
             && coeffs.b_hat.is_none()
             && coeffs.dense.is_none()
             && !last_stage_is_update
