@@ -278,6 +278,28 @@ pub(crate) fn poly<T: RealField + Copy, const N: usize>(coeffs: &[f64; N], x: T)
     level[0]
 }
 
+/// `(sin α/α, (1 − cos α)/α²)` from `α²`: below [`SMALL_ANGLE_SQ`] both series evaluated
+/// together, coefficient pairs in one two-lane vector (one Estrin scheme for both: the same
+/// operations on each lane as [`poly`] on its own, so the same values).
+#[inline(always)]
+pub(crate) fn sinc_cosc<T: RealField + Copy>(t2: T) -> (T, T) {
+    if re(t2) < SMALL_ANGLE_SQ {
+        let pairs: [nalgebra::Vector2<T>; 6] = core::array::from_fn(|k| {
+            nalgebra::Vector2::new(c::<T>(SINC_SERIES[k]), c::<T>(COSC_SERIES[k]))
+        });
+        let t4 = t2 * t2;
+        let l0 = pairs[0] + pairs[1] * t2;
+        let l1 = pairs[2] + pairs[3] * t2;
+        let l2 = pairs[4] + pairs[5] * t2;
+        let m0 = l0 + l1 * t4;
+        let r = m0 + l2 * (t4 * t4);
+        (r.x, r.y)
+    } else {
+        let mut f = AngleFns::new(t2);
+        (f.sinc(), f.cosc())
+    }
+}
+
 /// `α`, `h = α/2`, `sin h`, `cos h` (only computed above a series threshold, so `α > 0`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct HalfAngle<T> {
@@ -860,8 +882,7 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
     /// [`exp_left_mul_assign`](LieGroup::exp_left_mul_assign)).
     #[inline(always)]
     fn exp_right_mul_assign(&mut self, u: &Vector3<T>) {
-        let mut f = AngleFns::new(u.dot(u));
-        let (a, b) = (f.sinc(), f.cosc());
+        let (a, b) = sinc_cosc(u.dot(u));
         for i in 0..3 {
             let r = Vector3::new(
                 self.matrix[(i, 0)],
