@@ -981,6 +981,20 @@ mod tests {
 
     const EPS: f64 = f64::EPSILON;
 
+    /// The paired evaluation of `sin α/α` and `(1 − cos α)/α²` performs each series' own
+    /// operations: bitwise the values of the separate evaluations, below the series threshold
+    /// and above it.
+    #[test]
+    fn paired_sinc_cosc_equals_the_separate_evaluations_bitwise() {
+        for i in 0..=400 {
+            let t2 = f64::from(i) * (0.3 / 400.0);
+            let (a, b) = sinc_cosc(t2);
+            let mut f = AngleFns::new(t2);
+            assert_eq!(a.to_bits(), f.sinc().to_bits(), "α² = {t2}");
+            assert_eq!(b.to_bits(), f.cosc().to_bits(), "α² = {t2}");
+        }
+    }
+
     fn factorial(n: u32) -> f64 {
         (1..=n).map(f64::from).product()
     }
