@@ -113,7 +113,10 @@ pub(crate) struct CfData {
 /// points and algebra elements own no heap memory (fixed-size groups, products, arrays), a step
 /// without error estimate runs as straight-line code on local values: the stages stay in
 /// registers instead of work buffers. Same floating-point operations in the same order, so the
-/// same results; [`CommutatorFree::unfused`] turns it off.
+/// same results. Finiteness is tested once, on the first update exponent (a sum over every
+/// stage derivative with non-zero weights); when that fails the general loop takes the step
+/// again and names the first stage whose field value was not finite.
+/// [`CommutatorFree::unfused`] turns it off.
 #[derive(Clone, Debug)]
 pub struct CommutatorFree<A: Action, D = AmbientDistance> {
     data: CfData,
