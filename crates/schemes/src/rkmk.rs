@@ -45,9 +45,10 @@ use liegroup::{CoordinateMap, Exp, VectorSpace};
 /// step is taken again by the general loop, which names the first stage whose field value was
 /// not finite. [`Rkmk::unfused`] turns it off (for comparisons).
 ///
-/// **Local-value kernel.** Every other explicit tableau of up to eight stages whose rows after
-/// the first are not zero (Heun, midpoint, Kutta, Ralston, Bogacki–Shampine 3(2),
-/// Dormand–Prince 5(4), Butcher's sixth order: with error estimates and dense output) runs on
+/// **Local-value kernel.** Every other explicit tableau of up to seven stages whose rows after
+/// the first are not zero (with an FSAL row: of four or seven stages) — Heun, midpoint, Kutta,
+/// Ralston, Bogacki–Shampine 3(2), Dormand–Prince 5(4), Butcher's sixth order, with error
+/// estimates and dense output — runs on
 /// fixed-size problems as the general loop written out for its number of stages, on local
 /// arrays: no work buffers, no loop over the tableau at run time. Each stage combination is
 /// the dense sum over the earlier stages (a zero coefficient adds an exact zero, which can
@@ -83,16 +84,19 @@ pub struct Rkmk<A: Action, M = Exp> {
     stats: StepStats,
 }
 
-/// The most stages the fixed-size kernel [`Rkmk::step_local`] handles.
-const LOCAL_STAGES: usize = 8;
+/// The most stages the fixed-size kernel [`Rkmk::step_local`] handles (its arrays have one
+/// row more: the stage loop is written out for eight iterations, and every index in it must be
+/// in bounds even where the iteration is skipped).
+const LOCAL_STAGES: usize = 7;
+const LOCAL_ROWS: usize = 8;
 
 /// An explicit tableau of at most [`LOCAL_STAGES`] stages in fixed arrays (zero-padded): the
 /// fixed-size kernel reads its coefficients at constant offsets, without bounds checks.
 #[derive(Clone, Copy, Debug)]
 struct LocalTableau {
-    a: [[f64; LOCAL_STAGES]; LOCAL_STAGES],
-    b: [f64; LOCAL_STAGES],
-    c: [f64; LOCAL_STAGES],
+    a: [[f64; LOCAL_ROWS]; LOCAL_ROWS],
+    b: [f64; LOCAL_ROWS],
+    c: [f64; LOCAL_ROWS],
 }
 
 impl LocalTableau {
@@ -103,9 +107,9 @@ impl LocalTableau {
         let zero_row = |i: usize| (0..i).all(|j| coeffs.a(i, j) == 0.0);
         (s <= LOCAL_STAGES && !(1..s).any(zero_row)).then(|| {
             let mut t = Self {
-                a: [[0.0; LOCAL_STAGES]; LOCAL_STAGES],
-                b: [0.0; LOCAL_STAGES],
-                c: [0.0; LOCAL_STAGES],
+                a: [[0.0; LOCAL_ROWS]; LOCAL_ROWS],
+                b: [0.0; LOCAL_ROWS],
+                c: [0.0; LOCAL_ROWS],
             };
             for i in 0..s {
                 for j in 0..s {
@@ -268,9 +272,9 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
     /// coefficient adds an exact zero, which can only change the sign of a zero), so the
     /// results equal the general loop's. The stage values' finiteness is tested once, on their
     /// sum: `None` when it is not finite, and the caller takes the step again with the general
-    /// loop (as after [`step_fused4`](Self::step_fused4)). `FSAL`: the last row of `A` equals `b`, and the
-    /// last stage point is returned as `y₁` (a compile-time flag, so that the other tableaux
-    /// compute only what their field reads of the last stage point).
+    /// loop (as after [`step_fused4`](Self::step_fused4)). `FSAL`: the last row of `A` equals
+    /// `b`, and the last stage point is returned as `y₁` (a compile-time flag, so that the
+    /// other tableaux compute only what their field reads of the last stage point).
     #[allow(clippy::needless_range_loop)] // constant indices into several arrays
     fn step_local<F, const S: usize, const FSAL: bool>(
         &mut self,
@@ -528,8 +532,9 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             && !core::mem::needs_drop::<A::Point>()
             && !core::mem::needs_drop::<Algebra<A>>()
         {
-            // Other explicit tableaux of up to eight stages on fixed-size problems: the loop on
-            // local values.
+            // Other explicit tableaux of up to seven stages on fixed-size problems: the loop on
+            // local values (FSAL rows: the shapes of Bogacki–Shampine and Dormand–Prince; other
+            // FSAL tableaux take the general loop).
             let out = match (self.coeffs.s, self.last_stage_is_update) {
                 (1, _) => self.step_local::<F, 1, false>(action, f, t, y, h, tol),
                 (2, false) => self.step_local::<F, 2, false>(action, f, t, y, h, tol),

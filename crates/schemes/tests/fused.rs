@@ -3,7 +3,7 @@
 //! steps are bitwise equal to the unfused ones over a long chain on SO(3) × ℝ³ (a heavy-top
 //! field with a full inertia matrix), their work counters agree, and a non-finite field is
 //! reported at the same stage time. The local-value RKMK kernel for the other explicit
-//! tableaux (up to eight stages) gives the general loop's steps, error estimates and dense
+//! tableaux (up to seven stages) gives the general loop's steps, error estimates and dense
 //! output.
 
 use homogeneous::LeftMultiplication;
