@@ -48,13 +48,14 @@ use liegroup::{CoordinateMap, Exp, VectorSpace};
 /// **Local-value kernel.** Every other explicit tableau of up to seven stages whose rows after
 /// the first are not zero (with an FSAL row: of four or seven stages) — Heun, midpoint, Kutta,
 /// Ralston, Bogacki–Shampine 3(2), Dormand–Prince 5(4), Butcher's sixth order, with error
-/// estimates and dense output — runs on
-/// fixed-size problems as the general loop written out for its number of stages, on local
-/// arrays: no work buffers, no loop over the tableau at run time. Each stage combination is
-/// the dense sum over the earlier stages (a zero coefficient adds an exact zero, which can
-/// change only the sign of a zero), so the results equal the general loop's; on the heavy top
-/// this took Kutta's method from 150 to about 85 ns per step and Dormand–Prince from 400 to
-/// about 260 ns (`docs/performance.md`). [`Rkmk::unfused`] turns it off too.
+/// estimates and dense output — runs on fixed-size problems as the general loop written out
+/// for its number of stages, on local arrays: no work buffers, no loop over the tableau at run
+/// time. Each stage combination is the dense sum over the earlier stages (a zero coefficient
+/// adds an exact zero, which can change only the sign of a zero), so the results equal the
+/// general loop's. Finiteness is tested once, on the sum of the field values (the general loop
+/// takes the step again when that fails, as for the fused kernel). On the heavy top
+/// (body frame) this took Kutta's method from about 180 to 75 ns per step and Dormand–Prince
+/// from about 400 to 170 ns (`docs/performance.md`). [`Rkmk::unfused`] turns it off too.
 #[derive(Clone, Debug)]
 pub struct Rkmk<A: Action, M = Exp> {
     coeffs: Coeffs,
