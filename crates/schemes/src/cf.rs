@@ -407,8 +407,7 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
         // copies cost no allocation) without an error estimate: straight-line code.
         if let Some(fz) = &self.fused4
             && tol.is_none()
-            && !core::mem::needs_drop::<A::Point>()
-            && !core::mem::needs_drop::<Algebra<A>>()
+            && crate::stepper::fixed_size::<A>()
         {
             // CF4's own pattern (stage 3 without k₁, stage 4 without k₂) skips those zero terms,
             // as the general loop's sparse combinations do.

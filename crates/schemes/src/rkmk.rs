@@ -516,8 +516,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
         // Fixed-size problems (no heap memory in points or algebra elements, so the local
         // copies below cost no allocation): straight-line code.
         if let Some(co) = &self.fused4
-            && !core::mem::needs_drop::<A::Point>()
-            && !core::mem::needs_drop::<Algebra<A>>()
+            && crate::stepper::fixed_size::<A>()
         {
             // The classical shape (each stage uses the previous derivative only: RK4) skips
             // the zero terms of the stage combinations, like the general loop does.
@@ -529,10 +528,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             if let Some(out) = out {
                 return Ok(out);
             }
-        } else if self.local.is_some()
-            && !core::mem::needs_drop::<A::Point>()
-            && !core::mem::needs_drop::<Algebra<A>>()
-        {
+        } else if self.local.is_some() && crate::stepper::fixed_size::<A>() {
             // Other explicit tableaux of up to seven stages on fixed-size problems: the loop on
             // local values (FSAL rows: the shapes of Bogacki–Shampine and Dormand–Prince; other
             // FSAL tableaux take the general loop).

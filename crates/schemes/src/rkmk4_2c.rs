@@ -151,8 +151,7 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
         }
         // Fixed-size problems (no heap memory in points or algebra elements): the same
         // operations on local values, which the compiler keeps in registers.
-        if !core::mem::needs_drop::<A::Point>()
-            && !core::mem::needs_drop::<Algebra<A>>()
+        if crate::stepper::fixed_size::<A>()
             && let Some(out) = self.step_local(action, f, t, y, h)
         {
             return Ok(out);

@@ -9,6 +9,14 @@ pub type Scalar<A> = <<A as Action>::Group as LieGroup>::Scalar;
 /// The Lie algebra (in coordinates) of an action's group.
 pub type Algebra<A> = <<A as Action>::Group as LieGroup>::Algebra;
 
+/// `true` when the action's points and algebra elements own no heap memory (no drop glue:
+/// fixed-size groups, products, arrays), so that local copies cost no allocation: the
+/// condition of the engines' straight-line kernels.
+#[inline(always)]
+pub(crate) const fn fixed_size<A: homogeneous::Action>() -> bool {
+    !core::mem::needs_drop::<A::Point>() && !core::mem::needs_drop::<Algebra<A>>()
+}
+
 /// An ODE on a homogeneous space in the form `ṗ = f(t, p)_M(p)`: the action of a group `G` on
 /// `M` and a Lie group vector field `f: ℝ × M → 𝔤` (\[MK99, §2\]; \[CCLMO22, §2\]).
 ///
