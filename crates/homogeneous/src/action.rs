@@ -1,7 +1,7 @@
 //! Left actions of Lie groups on manifolds, and the points they act on.
 
 use core::fmt::Debug;
-use liegroup::{LieGroup, VectorSpace};
+use liegroup::{LieGroup, PackedScalars, VectorSpace};
 use num_traits::Zero;
 
 /// A point of a manifold embedded in a Euclidean space ℝᴺ ("ambient coordinates").
@@ -29,6 +29,18 @@ pub trait ManifoldPoint: Clone + Debug {
     fn constraint_error(&self) -> Self::Scalar;
     /// `true` when every ambient coordinate is finite.
     fn all_finite(&self) -> bool;
+
+    /// `Some(n)` when a value of this type is, in memory, nothing but `n` values of
+    /// [`Scalar`](Self::Scalar) (no other fields, no padding, no heap memory); `None` (the
+    /// default) otherwise. Only a performance hint: the fixed-size integrator kernels read such
+    /// a point in whole 16-byte pieces (see [`PackedScalars`]). The points of this crate and of
+    /// `liegroup` (and tuples and arrays of them) say `Some`.
+    fn packed_scalars() -> Option<PackedScalars>
+    where
+        Self: Sized,
+    {
+        None
+    }
 
     /// The ambient coordinates as a new vector.
     fn ambient(&self) -> Vec<Self::Scalar> {
@@ -133,6 +145,18 @@ pub trait Action: Clone + Debug {
     #[must_use]
     fn clone_point(&self, p: &Self::Point) -> Self::Point {
         p.clone()
+    }
+
+    /// `Some(n)` when a point is, in memory, nothing but `n` scalars of the group's scalar
+    /// type (see [`PackedScalars`]); `None` (the default) otherwise. A performance hint: the
+    /// fixed-size integrator kernels then read their start point in whole 16-byte pieces. The
+    /// actions of this crate forward their points' [`ManifoldPoint::packed_scalars`] or their
+    /// group's [`LieGroup::packed_scalars`].
+    fn packed_point() -> Option<PackedScalars>
+    where
+        Self: Sized,
+    {
+        None
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::action::Action;
 use core::marker::PhantomData;
 use liegroup::LieGroup;
+use liegroup::PackedScalars;
 
 /// The action of `G` on itself by left multiplication, `g · p = g p`.
 ///
@@ -48,6 +49,11 @@ impl<G: LieGroup> Action for LeftMultiplication<G> {
     type Group = G;
     type Point = G;
     type Tangent = G::Algebra;
+    /// The group's layout.
+    #[inline]
+    fn packed_point() -> Option<PackedScalars> {
+        G::packed_scalars()
+    }
 
     #[inline]
     fn act(&self, g: &G, p: &G) -> G {

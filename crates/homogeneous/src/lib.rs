@@ -98,6 +98,7 @@ pub use action::{Action, LieVectorField, ManifoldPoint};
 pub use coadjoint::{CoadjointAction, Se3Coadjoint, So3Coadjoint};
 pub use error::HomogeneousError;
 pub use left::LeftMultiplication;
+pub use liegroup::PackedScalars;
 pub use power::{PowerAction, PowerFactor, VecPowerAction};
 pub use right::RightMultiplication;
 pub use rotation::RotationAction;

@@ -67,6 +67,17 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
     type Point = [A::Point; N];
     type Tangent = [A::Tangent; N];
 
+    /// `N` times the factor's, when the factor's points are packed.
+    #[inline]
+    fn packed_point() -> Option<liegroup::PackedScalars> {
+        // SAFETY: an array consists of its elements (no padding between them).
+        unsafe {
+            liegroup::PackedScalars::concat::<Self::Point, <A::Group as LieGroup>::Scalar>(
+                &[A::packed_point(); N],
+            )
+        }
+    }
+
     #[inline]
     fn algebra_zero(&self, p: &Self::Point) -> <Self::Group as LieGroup>::Algebra {
         core::array::from_fn(|i| self.factor.algebra_zero(&p[i]))

@@ -16,6 +16,17 @@ macro_rules! tuple_action {
             type Point = ($($name::Point,)+);
             type Tangent = ($($name::Tangent,)+);
 
+            /// The sum over the factors, when every factor's points are packed and the tuple
+            /// adds no padding.
+            #[inline]
+            fn packed_point() -> Option<liegroup::PackedScalars> {
+                // SAFETY: a tuple consists of its fields (and padding, which `concat`'s size
+                // test rules out).
+                unsafe {
+                    liegroup::PackedScalars::concat::<Self::Point, S>(&[$($name::packed_point()),+])
+                }
+            }
+
             #[inline]
             fn algebra_zero(&self, p: &Self::Point) -> <Self::Group as LieGroup>::Algebra {
                 ($(self.$idx.algebra_zero(&p.$idx),)+)

@@ -2,6 +2,7 @@
 
 use crate::action::Action;
 use core::marker::PhantomData;
+use liegroup::PackedScalars;
 use liegroup::{LieGroup, VectorSpace};
 use num_traits::One;
 
@@ -69,6 +70,11 @@ impl<G: LieGroup> Action for RightMultiplication<G> {
     type Group = G;
     type Point = G;
     type Tangent = G::Algebra;
+    /// The group's layout.
+    #[inline]
+    fn packed_point() -> Option<PackedScalars> {
+        G::packed_scalars()
+    }
 
     /// `p g⁻¹`.
     #[inline]

@@ -5,6 +5,7 @@ use crate::rodrigues::{coefficients, rotate_exp};
 use crate::sphere::Sphere2;
 use core::fmt;
 use core::marker::PhantomData;
+use liegroup::PackedScalars;
 use liegroup::So3;
 use nalgebra::{RealField, Vector3};
 
@@ -69,6 +70,11 @@ impl<T: RealField + Copy> Action for RotationAction<T> {
     type Group = So3<T>;
     type Point = Sphere2<T>;
     type Tangent = Vector3<T>;
+    /// Three scalars.
+    #[inline]
+    fn packed_point() -> Option<PackedScalars> {
+        <Sphere2<T> as crate::ManifoldPoint>::packed_scalars()
+    }
 
     #[inline]
     fn algebra_zero(&self, _p: &Sphere2<T>) -> nalgebra::Vector3<T> {

@@ -5,6 +5,7 @@ use crate::rodrigues::{coefficients, left_jacobian, rotate_exp};
 use crate::tangent_sphere::TangentSphere2;
 use core::fmt;
 use core::marker::PhantomData;
+use liegroup::PackedScalars;
 use liegroup::Se3;
 use nalgebra::{RealField, Vector3, Vector6};
 
@@ -88,6 +89,11 @@ impl<T: RealField + Copy> Action for TangentSphereAction<T> {
     type Group = Se3<T>;
     type Point = TangentSphere2<T>;
     type Tangent = Vector6<T>;
+    /// Six scalars.
+    #[inline]
+    fn packed_point() -> Option<PackedScalars> {
+        <TangentSphere2<T> as crate::ManifoldPoint>::packed_scalars()
+    }
 
     #[inline]
     fn algebra_zero(&self, _p: &TangentSphere2<T>) -> nalgebra::Vector6<T> {

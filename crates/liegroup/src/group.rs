@@ -10,6 +10,7 @@
 //!
 //! \[MK99, eq. (2.9)–(2.10)\], \[HLW06, §III.4, Lemma 4.2\].
 
+use crate::PackedScalars;
 use crate::scalar::c;
 use crate::vector_space::{StaticVectorSpace, VectorSpace};
 use core::fmt::Debug;
@@ -295,6 +296,17 @@ pub trait LieGroup: Clone + Debug {
     /// logarithm, which propagates any NaN; groups override it with a direct check.
     fn all_finite(&self) -> bool {
         self.log().all_finite()
+    }
+
+    /// `Some(n)` when an element is, in memory, nothing but `n` scalars (no other fields, no
+    /// padding, nothing on the heap); `None` (the default) otherwise. Only a performance hint:
+    /// integrators read such elements in whole 16-byte pieces ([`PackedScalars`] says why).
+    /// The groups of this crate and their tuples and arrays say `Some`.
+    fn packed_scalars() -> Option<PackedScalars>
+    where
+        Self: Sized,
+    {
+        None
     }
 
     /// `self ← g · self` (left multiplication in place; allocation free for fixed-size groups).

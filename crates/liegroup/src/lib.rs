@@ -26,6 +26,7 @@
 mod coord;
 mod error;
 mod group;
+mod layout;
 pub mod par;
 mod product;
 mod rn;
@@ -44,6 +45,7 @@ pub use group::{
     DEFAULT_SERIES_ORDER, LieGroup, MAX_SERIES_ORDER, StaticLieGroup, ad_power, bernoulli,
     dexp_series, dexpinv_series, dexpinv_series_coefficient,
 };
+pub use layout::PackedScalars;
 pub use rn::{R3, Rn};
 pub use se2::Se2;
 pub use se3::Se3;

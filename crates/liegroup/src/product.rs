@@ -103,6 +103,14 @@ macro_rules! tuple_group {
             fn all_finite(&self) -> bool {
                 true $(&& self.$idx.all_finite())+
             }
+            /// The sum over the factors, when every factor is packed and the tuple adds no
+            /// padding.
+            #[inline]
+            fn packed_scalars() -> Option<crate::PackedScalars> {
+                // SAFETY: a tuple consists of its fields (and padding, which `concat`'s size
+                // test rules out).
+                unsafe { crate::PackedScalars::concat::<Self, S>(&[$($name::packed_scalars()),+]) }
+            }
             #[inline]
             fn left_mul_assign(&mut self, g: &Self) {
                 $(self.$idx.left_mul_assign(&g.$idx);)+
@@ -263,6 +271,12 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
     }
     fn all_finite(&self) -> bool {
         self.iter().all(G::all_finite)
+    }
+    /// `N` times the factor's, when the factor is packed.
+    #[inline]
+    fn packed_scalars() -> Option<crate::PackedScalars> {
+        // SAFETY: an array consists of its elements (no padding between them).
+        unsafe { crate::PackedScalars::concat::<Self, G::Scalar>(&[G::packed_scalars(); N]) }
     }
     #[inline]
     fn left_mul_assign(&mut self, g: &Self) {

@@ -107,6 +107,12 @@ impl<T: RealField + Copy, const D: usize> LieGroup for Rn<T, D> {
     fn all_finite(&self) -> bool {
         self.0.iter().all(|x| x.is_finite())
     }
+    /// `D` scalars.
+    #[inline]
+    fn packed_scalars() -> Option<crate::PackedScalars> {
+        // SAFETY: `Rn` holds one `SVector<T, D>` (an array of `D` scalars) and nothing else.
+        unsafe { crate::PackedScalars::sized::<Self, T>(D) }
+    }
 }
 
 impl<T: RealField + Copy, const D: usize> StaticLieGroup for Rn<T, D> {

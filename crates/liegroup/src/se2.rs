@@ -366,6 +366,12 @@ impl<T: RealField + Copy> LieGroup for Se2<T> {
     fn all_finite(&self) -> bool {
         self.rotation.all_finite() && self.translation.iter().all(|x| x.is_finite())
     }
+    /// Four scalars.
+    #[inline]
+    fn packed_scalars() -> Option<crate::PackedScalars> {
+        // SAFETY: `Se2` holds an `So2<T>` and a `Vector2<T>`: four scalars, nothing else.
+        unsafe { crate::PackedScalars::sized::<Self, T>(4) }
+    }
 }
 
 impl<T: RealField + Copy> StaticLieGroup for Se2<T> {

@@ -411,6 +411,12 @@ impl<T: RealField + Copy> LieGroup for Se3<T> {
     fn all_finite(&self) -> bool {
         self.rotation.all_finite() && self.translation.iter().all(|x| x.is_finite())
     }
+    /// Twelve scalars (rotation, translation).
+    #[inline]
+    fn packed_scalars() -> Option<crate::PackedScalars> {
+        // SAFETY: `Se3` holds an `So3<T>` and a `Vector3<T>`: twelve scalars, nothing else.
+        unsafe { crate::PackedScalars::sized::<Self, T>(12) }
+    }
 
     #[inline]
     fn left_mul_assign(&mut self, g: &Self) {

@@ -261,6 +261,12 @@ impl<T: RealField + Copy> LieGroup for So2<T> {
     fn all_finite(&self) -> bool {
         self.cos.is_finite() && self.sin.is_finite()
     }
+    /// Two scalars.
+    #[inline]
+    fn packed_scalars() -> Option<crate::PackedScalars> {
+        // SAFETY: `So2` holds the two scalars `cos θ`, `sin θ` and nothing else.
+        unsafe { crate::PackedScalars::sized::<Self, T>(2) }
+    }
 }
 
 impl<T: RealField + Copy> StaticLieGroup for So2<T> {

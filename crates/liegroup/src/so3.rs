@@ -853,6 +853,12 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
     fn all_finite(&self) -> bool {
         self.matrix.iter().all(|x| x.is_finite())
     }
+    /// Nine scalars (the matrix).
+    #[inline]
+    fn packed_scalars() -> Option<crate::PackedScalars> {
+        // SAFETY: `So3` holds one `Matrix3<T>` (nine scalars in an array) and nothing else.
+        unsafe { crate::PackedScalars::sized::<Self, T>(9) }
+    }
 
     #[inline]
     fn left_mul_assign(&mut self, g: &Self) {

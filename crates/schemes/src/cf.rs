@@ -316,6 +316,7 @@ impl<A: Action, D> CommutatorFree<A, D> {
         let Some(fz) = &self.fused4 else {
             unreachable!("called only with CF4's shape")
         };
+        crate::chunked::read_in_pieces!(y);
         let ti = |i: usize| t + h * c::<Scalar<A>>(fz.c[i]);
         let z = action.algebra_zero(y);
         let mut v = z.clone();

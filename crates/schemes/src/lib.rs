@@ -88,6 +88,7 @@
 
 pub mod catalogue;
 mod cf;
+mod chunked;
 mod coeffs;
 pub mod commutator_free;
 pub mod composition;

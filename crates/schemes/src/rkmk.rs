@@ -195,6 +195,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         let Some(co) = &self.fused4 else {
             unreachable!("called only with four-stage coefficients")
         };
+        crate::chunked::read_in_pieces!(y);
         let hc = |x: f64| h * c::<Scalar<A>>(x);
         // No finiteness test per stage: an early exit per stage splits the straight-line code
         // into blocks the compiler schedules separately (a fifth of a step on small problems),
@@ -292,6 +293,7 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         let Some(tab) = &self.local else {
             unreachable!("called only with a local tableau")
         };
+        crate::chunked::read_in_pieces!(y);
         let hc = |x: f64| h * c::<Scalar<A>>(x);
         let z = action.algebra_zero(y);
         let mut kt: [Algebra<A>; S] = core::array::from_fn(|_| z.clone());

@@ -80,6 +80,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         let half: Scalar<A> = c(0.5);
+        crate::chunked::read_in_pieces!(y);
         let z = action.algebra_zero(y);
         let scaled = |ti: Scalar<A>, p: &A::Point| {
             let mut k = z.clone();
