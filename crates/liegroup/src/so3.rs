@@ -185,6 +185,21 @@ pub(crate) const G2_SERIES_SHORT: [f64; 8] = [
     G2_SERIES[7],
 ];
 
+/// The first 6 terms of [`G2_SERIES`], for `α² <` [`SMALL_ANGLE_SQ`] (`α < 1/4`, the range of
+/// integrator stages): the first omitted term is `|B₁₄|/14! α¹² < 1.34·10⁻¹¹ · 16⁻⁶ < 8·10⁻¹⁹`,
+/// under a hundredth of an ulp of `g₂ ≥ 1/12`. Estrin's scheme over six coefficients has the
+/// same three levels as over eight, but its last level waits on one product fewer; an exact
+/// `dexp⁻¹` at every RKMK stage made this visible (body-frame heavy-top RKMK4 79.9 → 77.7 ns,
+/// `docs/performance.md`).
+pub(crate) const G2_SERIES_SMALL: [f64; 6] = [
+    G2_SERIES[0],
+    G2_SERIES[1],
+    G2_SERIES[2],
+    G2_SERIES[3],
+    G2_SERIES[4],
+    G2_SERIES[5],
+];
+
 /// `g₂′(α)/α = Σ_{n≥2} (2n−2)|B₂ₙ|/(2n)! α²ⁿ⁻⁴`, n = 2 … 19 (`1/360, 1/7560, …`), the
 /// term-by-term derivative of [`G2_SERIES`] divided by `α`.
 pub(crate) const G2P_SERIES: [f64; 18] = [
@@ -417,7 +432,9 @@ impl<T: RealField + Copy> AngleFns<T> {
     /// `g₂(α) = (1 − (α/2)cot(α/2))/α²`.
     #[inline(always)]
     pub(crate) fn g2(&mut self) -> T {
-        if re(self.t2) < SHORT_SERIES_ANGLE_SQ {
+        if re(self.t2) < SMALL_ANGLE_SQ {
+            poly(&G2_SERIES_SMALL, self.t2)
+        } else if re(self.t2) < SHORT_SERIES_ANGLE_SQ {
             poly(&G2_SERIES_SHORT, self.t2)
         } else {
             self.pick(CANCELLATION_ANGLE_SQ, &G2_SERIES, closed::g2)
@@ -1165,11 +1182,21 @@ mod tests {
                 );
             }
         }
-        // The short g₂ series against the full one below its threshold, and at the threshold.
+        // The short g₂ series against the full one below its threshold, and at the threshold;
+        // likewise the six-term series below α² = 1/16, and `AngleFns::g2` on both sides of
+        // that threshold (the branches meet within an ulp or two).
         for k in 0..=200 {
             let t2 = SHORT_SERIES_ANGLE_SQ * f64::from(k) / 200.0;
             let (short, full) = (poly(&G2_SERIES_SHORT, t2), poly(&G2_SERIES, t2));
             assert!(rel(short, full) < 2.0 * EPS, "g₂ short at α² = {t2}");
+            let t2 = SMALL_ANGLE_SQ * f64::from(k) / 200.0;
+            let (small, full) = (poly(&G2_SERIES_SMALL, t2), poly(&G2_SERIES, t2));
+            assert!(rel(small, full) < 2.0 * EPS, "g₂ small at α² = {t2}");
+        }
+        for f in [0.99, 1.0 - EPS, 1.0, 1.0 + EPS, 1.01] {
+            let t2 = SMALL_ANGLE_SQ * f;
+            let g = AngleFns::new(t2).g2();
+            assert!(rel(g, poly(&G2_SERIES, t2)) < 2.0 * EPS, "g₂ at α² = {t2}");
         }
         // log: arcsin(s)/s against atan2(s, √(1 − s²))/s at the threshold s² = 1/100.
         for f in [0.9, 1.0, 1.1] {
