@@ -5,12 +5,12 @@
 //! start of the value. A processor hands a pending store to a later load only when the load
 //! lies inside that one store; a load that straddles two stores waits until both have reached
 //! the cache, so that the next step cannot start before the previous one has retired. The
-//! compiler lays out the kernel's own loads for its arithmetic (for a 3 × 3 matrix, pairs of
-//! one row or one column, such as `R₃₁, R₁₂` at bytes 16–31 and `R₂₂, R₃₂` at 32–47), and some
-//! of them straddle. The kernels therefore read a packed point
-//! ([`Action::packed_point`]) in the caller's pieces, through an empty `asm!` that keeps
-//! the compiler from merging the copy back into its own loads. Measured in
-//! `docs/performance.md`: the body-frame heavy-top RKMK4 step from 88 to 78 ns.
+//! compiler lays out the kernel's own loads for its arithmetic: for a 3 × 3 matrix stored by
+//! columns, pairs from one column or one row, such as `R₁₂, R₂₂` at bytes 24–39, which
+//! straddles the caller's pieces 16–31 and 32–47. The kernels therefore read a packed point
+//! ([`Action::packed_point`]) in the caller's pieces, through an empty `asm!` that keeps the
+//! compiler from merging the copy back into its own loads. Measured in `docs/performance.md`:
+//! the body-frame heavy-top RKMK4 step from 88 to 80 ns.
 
 use crate::stepper::Scalar;
 use homogeneous::Action;
