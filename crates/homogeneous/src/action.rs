@@ -87,9 +87,9 @@ pub trait ManifoldPoint: Clone + Debug {
 /// `generator(ξ, p) = d/dt act(exp(tξ), p)|₀`.
 ///
 /// Integrators only use [`act_exp`](Action::act_exp), [`act`](Action::act) and
-/// [`point_is_finite`](Action::point_is_finite); actions override `act_exp` to apply an
-/// exponential to a point without forming the group element (e.g. Rodrigues' formula applied
-/// to a vector).
+/// [`point_is_finite`](Action::point_is_finite) (and the copying and layout hints below);
+/// actions override `act_exp` to apply an exponential to a point without forming the group
+/// element (e.g. Rodrigues' formula applied to a vector).
 pub trait Action: Clone + Debug {
     /// The acting group.
     type Group: LieGroup;
