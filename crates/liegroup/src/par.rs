@@ -29,15 +29,19 @@
 
 /// The length from which the loops of this module run on rayon (with the `rayon` feature).
 ///
-/// Chosen by measurement on a 2-core machine (`Vec<Vector6>` axpy, SE(3) `dexp⁻¹` and the
-/// SE(3) action on TS², 10–50 ns per element): the fork/join of a parallel loop costs a few
-/// microseconds, so below about a thousand elements two threads gain nothing; from 2048 on they
-/// gain on the cheap loops too. A product of a handful of factors never reaches it.
-pub const PAR_THRESHOLD: usize = 2048;
+/// Chosen by measurement on a 2-core machine. An isolated loop (`Vec<Vector6>` axpy, SE(3)
+/// `dexp⁻¹`, the SE(3) action on TS², 10–50 ns per element) pays a few microseconds of
+/// fork/join and breaks even on two threads at about a thousand elements. Inside a step,
+/// between parallel force evaluations, a serial pass also leaves the other worker idle, to be
+/// woken again at the next parallel region: with the threshold at 2048, the RKMK4 step of
+/// 1000 Lennard-Jones particles on S² took 570–694 ns per particle on two threads against
+/// 661–744 on one; at 1000 it takes 473–527 (`docs/performance.md`, large N). A product of a
+/// handful of factors never reaches it.
+pub const PAR_THRESHOLD: usize = 1000;
 
-/// The smallest number of elements per rayon task (with the `rayon` feature): tasks of at least
-/// ten microseconds or so, whatever the size of the pool.
-pub const PAR_MIN_LEN: usize = 1024;
+/// The smallest number of elements per rayon task (with the `rayon` feature): tasks of five
+/// microseconds or more, so that a loop of [`PAR_THRESHOLD`] elements makes two of them.
+pub const PAR_MIN_LEN: usize = 500;
 
 /// `true` when the crate was built with the `rayon` feature.
 pub const PARALLEL: bool = cfg!(feature = "rayon");
