@@ -174,16 +174,7 @@ pub(crate) const SHORT_SERIES_ANGLE_SQ: f64 = 1.0 / 4.0;
 /// The first 8 terms of [`G2_SERIES`]: for `α² < 1/4` the first omitted term is
 /// `|B₁₈|/18! α¹⁶ < 1.4·10⁻¹⁹`, below half an ulp of `g₂ ≥ 1/12`. Half the dependency chain of
 /// the full series, for the small angles of integrator stages (`dexp⁻¹` at every RKMK stage).
-pub(crate) const G2_SERIES_SHORT: [f64; 8] = [
-    G2_SERIES[0],
-    G2_SERIES[1],
-    G2_SERIES[2],
-    G2_SERIES[3],
-    G2_SERIES[4],
-    G2_SERIES[5],
-    G2_SERIES[6],
-    G2_SERIES[7],
-];
+pub(crate) const G2_SERIES_SHORT: [f64; 8] = series_prefix(&G2_SERIES);
 
 /// The first 6 terms of [`G2_SERIES`], for `α² <` [`SMALL_ANGLE_SQ`] (`α < 1/4`, the range of
 /// integrator stages): the first omitted term is `|B₁₄|/14! α¹² < 1.34·10⁻¹¹ · 16⁻⁶ < 8·10⁻¹⁹`,
@@ -191,14 +182,18 @@ pub(crate) const G2_SERIES_SHORT: [f64; 8] = [
 /// same three levels as over eight, but its last level waits on one product fewer; an exact
 /// `dexp⁻¹` at every RKMK stage made this visible (body-frame heavy-top RKMK4 79.9 → 77.7 ns,
 /// `docs/performance.md`).
-pub(crate) const G2_SERIES_SMALL: [f64; 6] = [
-    G2_SERIES[0],
-    G2_SERIES[1],
-    G2_SERIES[2],
-    G2_SERIES[3],
-    G2_SERIES[4],
-    G2_SERIES[5],
-];
+pub(crate) const G2_SERIES_SMALL: [f64; 6] = series_prefix(&G2_SERIES);
+
+/// The first `N` coefficients of a series (at compile time; `N` at most its length).
+const fn series_prefix<const N: usize>(series: &[f64]) -> [f64; N] {
+    let mut out = [0.0; N];
+    let mut k = 0;
+    while k < N {
+        out[k] = series[k];
+        k += 1;
+    }
+    out
+}
 
 /// `g₂′(α)/α = Σ_{n≥2} (2n−2)|B₂ₙ|/(2n)! α²ⁿ⁻⁴`, n = 2 … 19 (`1/360, 1/7560, …`), the
 /// term-by-term derivative of [`G2_SERIES`] divided by `α`.
