@@ -122,7 +122,7 @@ fn print_block(title: &str, names: &[&str], ns: &[f64], base: usize) {
 /// SO(3) × ℝ³ acting on itself, which has no ambient-coordinate distance).
 fn group_stepper<A>(spec: &schemes::MethodSpec) -> AnyStepper<A, GroupLogDistance>
 where
-    A: homogeneous::Action,
+    A: homogeneous::ActionInPlace,
 {
     match spec.stepper::<A>() {
         AnyStepper::Rkmk(s) => AnyStepper::Rkmk(s),
@@ -143,7 +143,7 @@ fn lie_batch<'a, A, F, D>(
     steps: usize,
 ) -> Batch<'a>
 where
-    A: homogeneous::Action<Group: liegroup::LieGroup<Scalar = f64>> + 'a,
+    A: homogeneous::ActionInPlace<Group: liegroup::LieGroup<Scalar = f64>> + 'a,
     F: homogeneous::LieVectorField<f64, A::Point, schemes::Algebra<A>>,
     D: schemes::PointDistance<A::Point> + 'a,
 {

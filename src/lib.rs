@@ -10,6 +10,7 @@
 //! - [`models`]: mechanical systems from the literature (Lagrangian systems on (S²)ⁿ).
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub use homogeneous;
 pub use liegroup;

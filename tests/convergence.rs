@@ -14,7 +14,7 @@
 //! ±0.2 of the method's order. The tables are printed (`cargo test -- --nocapture`).
 
 use homogeneous::{
-    Action, LieVectorField, ManifoldPoint, PowerAction, RightMultiplication, RotationAction,
+    ActionInPlace, LieVectorField, ManifoldPoint, PowerAction, RightMultiplication, RotationAction,
     Sphere2, TangentSphere2, TangentSphereAction,
 };
 use liegroup::{LieGroup, So3};
@@ -62,7 +62,7 @@ fn run_all<A, F>(
     floor: f64,
 ) -> Vec<ConvergenceRow>
 where
-    A: Action<Group: LieGroup<Scalar = f64>, Point: ManifoldPoint<Scalar = f64>>,
+    A: ActionInPlace<Group: LieGroup<Scalar = f64>, Point: ManifoldPoint<Scalar = f64>>,
     F: LieVectorField<f64, A::Point, <A::Group as LieGroup>::Algebra>,
 {
     METHODS

@@ -3,7 +3,7 @@
 //! written `scheme+base` (e.g. `yoshida4+llm-implicit`, `kahan-li8+gl2`).
 
 use super::CliError;
-use homogeneous::{Action, TangentSphereAction, VecPowerAction};
+use homogeneous::{Action, ActionInPlace, TangentSphereAction, VecPowerAction};
 use models::{Potential, SphereSystem};
 use schemes::composition::{Composition, CompositionScheme};
 use schemes::methods::MethodSpec;
@@ -77,7 +77,7 @@ impl MethodChoice {
     }
 
     /// A stepper for any action (registry methods and their compositions).
-    pub fn generic<A: Action>(&self) -> Result<GenericStepper<A>, CliError>
+    pub fn generic<A: ActionInPlace>(&self) -> Result<GenericStepper<A>, CliError>
     where
         A::Point: homogeneous::ManifoldPoint,
     {
@@ -117,7 +117,7 @@ pub type TsAction = VecPowerAction<TangentSphereAction>;
 /// inline: it is the one that is stepped in hot loops).
 #[derive(Clone, Debug)]
 #[allow(clippy::large_enum_variant)]
-pub enum GenericStepper<A: Action> {
+pub enum GenericStepper<A: ActionInPlace> {
     /// A registry method.
     Any(AnyStepper<A>),
     /// A composition.
@@ -144,7 +144,7 @@ macro_rules! forward_stepper {
     };
 }
 
-impl<A: Action> Stepper<A> for GenericStepper<A>
+impl<A: ActionInPlace> Stepper<A> for GenericStepper<A>
 where
     A::Point: homogeneous::ManifoldPoint,
     schemes::AmbientDistance: PointDistance<A::Point>,

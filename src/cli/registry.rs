@@ -319,7 +319,7 @@ fn record<A, F, S>(
     observe: impl Fn(&A::Point) -> Observation,
 ) -> Result<RunResult, CliError>
 where
-    A: homogeneous::Action<
+    A: homogeneous::ActionInPlace<
             Group: liegroup::LieGroup<Scalar = f64>,
             Point: homogeneous::ManifoldPoint<Scalar = f64>,
         >,

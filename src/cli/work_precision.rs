@@ -183,7 +183,10 @@ fn heavy_top_pair<A, F>(
     repeats: usize,
 ) -> Result<(([f64; 12], usize), f64), CliError>
 where
-    A: homogeneous::Action<Group = (liegroup::So3<f64>, liegroup::R3<f64>), Point = RigidState>,
+    A: homogeneous::ActionInPlace<
+            Group = (liegroup::So3<f64>, liegroup::R3<f64>),
+            Point = RigidState,
+        >,
     F: homogeneous::LieVectorField<f64, RigidState, (Vector3<f64>, Vector3<f64>)>,
 {
     let spec = find(id)?;

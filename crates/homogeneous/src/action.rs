@@ -1,7 +1,7 @@
 //! Left actions of Lie groups on manifolds, and the points they act on.
 
 use core::fmt::Debug;
-use liegroup::{LieGroup, PackedScalars, VectorSpace};
+use liegroup::{LieGroup, LieGroupInPlace, VectorSpace};
 use num_traits::Zero;
 
 /// A point of a manifold embedded in a Euclidean space ℝᴺ ("ambient coordinates").
@@ -29,18 +29,6 @@ pub trait ManifoldPoint: Clone + Debug {
     fn constraint_error(&self) -> Self::Scalar;
     /// `true` when every ambient coordinate is finite.
     fn all_finite(&self) -> bool;
-
-    /// `Some(n)` when a value of this type is, in memory, nothing but `n` values of
-    /// [`Scalar`](Self::Scalar) (no other fields, no padding, no heap memory); `None` (the
-    /// default) otherwise. Only a performance hint: the fixed-size integrator kernels read such
-    /// a point in whole 16-byte pieces (see [`PackedScalars`]). The points of this crate and of
-    /// `liegroup` (and tuples and arrays of them) say `Some`.
-    fn packed_scalars() -> Option<PackedScalars>
-    where
-        Self: Sized,
-    {
-        None
-    }
 
     /// The ambient coordinates as a new vector.
     fn ambient(&self) -> Vec<Self::Scalar> {
@@ -86,10 +74,10 @@ pub trait ManifoldPoint: Clone + Debug {
 /// `act(g, act(h, p)) = act(g·h, p)`, points stay on the manifold, and
 /// `generator(ξ, p) = d/dt act(exp(tξ), p)|₀`.
 ///
-/// Integrators only use [`act_exp`](Action::act_exp), [`act`](Action::act) and
-/// [`point_is_finite`](Action::point_is_finite) (and the copying and layout hints below);
-/// actions override `act_exp` to apply an exponential to a point without forming the group
-/// element (e.g. Rodrigues' formula applied to a vector).
+/// Integrators use [`act_exp`](Action::act_exp), [`act`](Action::act) and
+/// [`point_is_finite`](Action::point_is_finite), and the in-place form of
+/// [`ActionInPlace`]; actions override `act_exp` to apply an exponential to a point without
+/// forming the group element (e.g. Rodrigues' formula applied to a vector).
 pub trait Action: Clone + Debug {
     /// The acting group.
     type Group: LieGroup;
@@ -115,15 +103,6 @@ pub trait Action: Clone + Debug {
         self.act(&<Self::Group as LieGroup>::exp(xi), p)
     }
 
-    /// `p ← exp(ξ) · p` in place (default: [`act_exp`](Self::act_exp) and assign). Integrators
-    /// move their stage points with it, so that runtime-sized points (powers with `N` chosen at
-    /// run time) reuse their storage; the shipped power and product actions and
-    /// [`LeftMultiplication`](crate::LeftMultiplication) override it without allocating.
-    #[inline]
-    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
-        *p = self.act_exp(xi, p);
-    }
-
     /// The infinitesimal generator `ξ_M(p) = d/dt exp(tξ)·p |₀`.
     #[must_use]
     fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent;
@@ -131,32 +110,34 @@ pub trait Action: Clone + Debug {
     /// `true` when every number stored in `p` is finite (the drivers stop with a typed error
     /// otherwise).
     fn point_is_finite(&self, p: &Self::Point) -> bool;
+}
 
-    /// `dst ← src` into existing storage (default: `clone_from`). Integrators copy their stage
-    /// points with it; [`VecPowerAction`](crate::VecPowerAction) copies long points on rayon's
-    /// pool with the `rayon` feature. Must be an exact copy.
-    fn copy_point(&self, dst: &mut Self::Point, src: &Self::Point) {
-        dst.clone_from(src);
-    }
-
-    /// A copy of `p` (default: `clone`). Integrators make their results with it;
-    /// [`VecPowerAction`](crate::VecPowerAction) copies long points on rayon's pool with the
-    /// `rayon` feature. Must be an exact copy.
-    #[must_use]
-    fn clone_point(&self, p: &Self::Point) -> Self::Point {
-        p.clone()
-    }
-
-    /// `Some(n)` when a point is, in memory, nothing but `n` scalars of the group's scalar
-    /// type (see [`PackedScalars`]); `None` (the default) otherwise. A performance hint: the
-    /// fixed-size integrator kernels then read their start point in whole 16-byte pieces. The
-    /// actions of this crate forward their points' [`ManifoldPoint::packed_scalars`] or their
-    /// group's [`LieGroup::packed_scalars`].
-    fn packed_point() -> Option<PackedScalars>
-    where
-        Self: Sized,
-    {
-        None
+/// The in-place form of [`Action::act_exp`] that integrators move their stage points with.
+///
+/// Its group must implement [`LieGroupInPlace`] (every shipped group does; a new group adds
+/// `impl LieGroupInPlace for MyGroup {}`). Its one method has a default, so a new action needs
+/// only `impl ActionInPlace for MyAction {}` to run every integrator; the shipped power and product actions and
+/// [`LeftMultiplication`](crate::LeftMultiplication) override it so that runtime-sized points
+/// (powers with `N` chosen at run time) reuse their storage and SO(3) skips forming `exp(ξ)`.
+/// An override must agree with `act_exp` to round-off (a law of the action kit).
+///
+/// # Example
+/// ```
+/// use homogeneous::{Action, ActionInPlace, RotationAction};
+/// use nalgebra::Vector3;
+/// let (action, xi) = (RotationAction::<f64>::new(), Vector3::new(0.0, 0.0, 0.5));
+/// let mut p = Vector3::new(1.0, 0.0, 0.0);
+/// action.act_exp_assign(&xi, &mut p);
+/// assert!((p - action.act_exp(&xi, &Vector3::new(1.0, 0.0, 0.0))).norm() < 1e-16);
+/// ```
+pub trait ActionInPlace: Action<Group: LieGroupInPlace> {
+    /// `p ← exp(ξ) · p` in place (default: [`act_exp`](Self::act_exp) and assign). Integrators
+    /// move their stage points with it, so that runtime-sized points (powers with `N` chosen at
+    /// run time) reuse their storage; the shipped power and product actions and
+    /// [`LeftMultiplication`](crate::LeftMultiplication) override it without allocating.
+    #[inline]
+    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+        *p = self.act_exp(xi, p);
     }
 }
 

@@ -1,9 +1,9 @@
 //! Coadjoint actions `G × 𝔤* → 𝔤*`; Lie–Poisson systems as Lie group vector fields.
 
-use crate::action::Action;
+use crate::action::{Action, ActionInPlace};
 use core::fmt;
 use core::marker::PhantomData;
-use liegroup::{LieGroup, VectorSpace};
+use liegroup::{LieGroup, LieGroupInPlace, VectorSpace};
 use liegroup::{Se3, So3};
 use num_traits::One;
 
@@ -121,6 +121,8 @@ impl<G: LieGroup> Action for CoadjointAction<G> {
         mu.all_finite()
     }
 }
+
+impl<G: LieGroupInPlace> ActionInPlace for CoadjointAction<G> {}
 
 #[cfg(test)]
 mod tests {

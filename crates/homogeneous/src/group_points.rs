@@ -3,7 +3,6 @@
 //! coordinates (error estimates of commutator-free pairs, output, structure checks).
 
 use crate::action::ManifoldPoint;
-use liegroup::PackedScalars;
 use liegroup::{Rn, Se2, Se3, So2, So3};
 use nalgebra::{Matrix3, RealField, SVector};
 
@@ -22,11 +21,6 @@ impl<T: RealField + Copy, const D: usize> ManifoldPoint for Rn<T, D> {
     }
     fn all_finite(&self) -> bool {
         self.0.iter().all(|x| x.is_finite())
-    }
-    /// `D` scalars.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        <Self as liegroup::LieGroup>::packed_scalars()
     }
 }
 
@@ -48,11 +42,6 @@ impl<T: RealField + Copy> ManifoldPoint for So3<T> {
     fn all_finite(&self) -> bool {
         self.matrix().iter().all(|x| x.is_finite())
     }
-    /// Nine scalars (the matrix).
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        <Self as liegroup::LieGroup>::packed_scalars()
-    }
 }
 
 /// SE(3) as a point of ℝ¹²: the rotation entries (column-major) followed by the translation;
@@ -73,11 +62,6 @@ impl<T: RealField + Copy> ManifoldPoint for Se3<T> {
     fn all_finite(&self) -> bool {
         self.rotation().all_finite() && self.translation().iter().all(|x| x.is_finite())
     }
-    /// Twelve scalars.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        <Self as liegroup::LieGroup>::packed_scalars()
-    }
 }
 
 /// SO(2) as a point of ℝ²: `(cos θ, sin θ)`; the constraint error is `|cos²θ + sin²θ − 1|`.
@@ -97,11 +81,6 @@ impl<T: RealField + Copy> ManifoldPoint for So2<T> {
     fn all_finite(&self) -> bool {
         self.cos().is_finite() && self.sin().is_finite()
     }
-    /// Two scalars.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        <Self as liegroup::LieGroup>::packed_scalars()
-    }
 }
 
 /// SE(2) as a point of ℝ⁴: `(cos θ, sin θ, x, y)`; the constraint error is that of the rotation.
@@ -120,10 +99,5 @@ impl<T: RealField + Copy> ManifoldPoint for Se2<T> {
     }
     fn all_finite(&self) -> bool {
         self.rotation().all_finite() && self.translation().iter().all(|x| x.is_finite())
-    }
-    /// Four scalars.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        <Self as liegroup::LieGroup>::packed_scalars()
     }
 }

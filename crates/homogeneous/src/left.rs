@@ -1,9 +1,8 @@
 //! A group acting on itself by left multiplication.
 
-use crate::action::Action;
+use crate::action::{Action, ActionInPlace};
 use core::marker::PhantomData;
-use liegroup::LieGroup;
-use liegroup::PackedScalars;
+use liegroup::LieGroupInPlace;
 
 /// The action of `G` on itself by left multiplication, `g · p = g p`.
 ///
@@ -45,15 +44,10 @@ impl<G> Clone for LeftMultiplication<G> {
 
 impl<G> Copy for LeftMultiplication<G> {}
 
-impl<G: LieGroup> Action for LeftMultiplication<G> {
+impl<G: LieGroupInPlace> Action for LeftMultiplication<G> {
     type Group = G;
     type Point = G;
     type Tangent = G::Algebra;
-    /// The group's layout.
-    #[inline]
-    fn packed_point() -> Option<PackedScalars> {
-        G::packed_scalars()
-    }
 
     #[inline]
     fn act(&self, g: &G, p: &G) -> G {
@@ -72,11 +66,6 @@ impl<G: LieGroup> Action for LeftMultiplication<G> {
         q
     }
 
-    #[inline(always)]
-    fn act_exp_assign(&self, xi: &G::Algebra, p: &mut G) {
-        p.exp_left_mul_assign(xi);
-    }
-
     #[inline]
     fn generator(&self, xi: &G::Algebra, _p: &G) -> G::Algebra {
         xi.clone()
@@ -85,5 +74,12 @@ impl<G: LieGroup> Action for LeftMultiplication<G> {
     #[inline]
     fn point_is_finite(&self, p: &G) -> bool {
         p.all_finite()
+    }
+}
+
+impl<G: LieGroupInPlace> ActionInPlace for LeftMultiplication<G> {
+    #[inline(always)]
+    fn act_exp_assign(&self, xi: &G::Algebra, p: &mut G) {
+        p.exp_left_mul_assign(xi);
     }
 }

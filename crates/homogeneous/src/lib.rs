@@ -74,6 +74,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod action;
 mod coadjoint;
@@ -94,11 +95,10 @@ mod transport;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use action::{Action, LieVectorField, ManifoldPoint};
+pub use action::{Action, ActionInPlace, LieVectorField, ManifoldPoint};
 pub use coadjoint::{CoadjointAction, Se3Coadjoint, So3Coadjoint};
 pub use error::HomogeneousError;
 pub use left::LeftMultiplication;
-pub use liegroup::PackedScalars;
 pub use power::{PowerAction, PowerFactor, VecPowerAction};
 pub use right::RightMultiplication;
 pub use rotation::RotationAction;

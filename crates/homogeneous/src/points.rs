@@ -9,7 +9,6 @@
 //!   vector itself and constraint error 0.
 
 use crate::action::ManifoldPoint;
-use liegroup::PackedScalars;
 use nalgebra::{RealField, SVector};
 use num_traits::Zero;
 
@@ -40,12 +39,6 @@ impl<T: RealField + Copy, const D: usize> ManifoldPoint for SVector<T, D> {
     fn all_finite(&self) -> bool {
         self.iter().all(|x| x.is_finite())
     }
-    /// `D` scalars.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        // SAFETY: an `SVector<T, D>` is an array of `D` scalars.
-        unsafe { PackedScalars::sized::<Self, T>(D) }
-    }
 }
 
 macro_rules! tuple_point {
@@ -71,14 +64,6 @@ macro_rules! tuple_point {
             }
             fn all_finite(&self) -> bool {
                 true $(&& self.$idx.all_finite())+
-            }
-            /// The sum over the factors, when every factor is packed and the tuple adds no
-            /// padding.
-            #[inline]
-            fn packed_scalars() -> Option<PackedScalars> {
-                // SAFETY: a tuple consists of its fields (and padding, ruled out by the size
-                // test in `concat`).
-                unsafe { PackedScalars::concat::<Self, S>(&[$($name::packed_scalars()),+]) }
             }
             fn zip_ambient3<F>(&self, y: &Self, z: &Self, f: &mut F)
             where
@@ -125,12 +110,6 @@ impl<P: ManifoldPoint, const N: usize> ManifoldPoint for [P; N] {
     fn all_finite(&self) -> bool {
         self.iter().all(ManifoldPoint::all_finite)
     }
-    /// `N` times the factor's, when the factor is packed.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        // SAFETY: an array consists of its elements (arrays have no padding between them).
-        unsafe { PackedScalars::concat::<Self, P::Scalar>(&[P::packed_scalars(); N]) }
-    }
     fn zip_ambient3<F>(&self, y: &Self, z: &Self, f: &mut F)
     where
         F: FnMut(P::Scalar, P::Scalar, P::Scalar),
@@ -146,8 +125,7 @@ impl<P: ManifoldPoint, const N: usize> ManifoldPoint for [P; N] {
 /// any number of threads); the other methods stay serial.
 impl<P> ManifoldPoint for Vec<P>
 where
-    P: ManifoldPoint<Scalar: liegroup::par::MaybeSendSync, Tangent: liegroup::par::MaybeSendSync>
-        + liegroup::par::MaybeSendSync,
+    P: ManifoldPoint<Scalar: Send + Sync, Tangent: Send + Sync> + Send + Sync,
 {
     type Scalar = P::Scalar;
     type Tangent = Vec<P::Tangent>;

@@ -1,34 +1,37 @@
 //! Powers of an action: `Gᴺ` acting on `Mᴺ` factor by factor, with N fixed at compile time
 //! ([`PowerAction`]) or chosen at run time ([`VecPowerAction`]).
 
-use crate::action::Action;
+use crate::action::{Action, ActionInPlace};
 use crate::error::HomogeneousError;
 use liegroup::LieGroup;
-use liegroup::par::{self, MaybeSendSync};
+use liegroup::par;
 
 /// The factor action of a [`VecPowerAction`]: an [`Action`] whose group, algebra, scalar,
-/// points and tangent vectors (and the action itself) are [`MaybeSendSync`] — every action
-/// without the `rayon` feature, and every `Send + Sync` one with it (all the shipped actions, for
-/// `f64` and the `num-dual` numbers). A blanket impl covers every action that qualifies.
+/// points and tangent vectors (and the action itself) are `Send + Sync` (all the shipped
+/// actions, for `f64` and the `num-dual` numbers). A blanket impl covers every action that
+/// qualifies. The bound is the same with and without the `rayon` feature (features are
+/// additive).
 ///
 /// With the `rayon` feature the factor-by-factor loops of a [`VecPowerAction`] run on rayon's
 /// current pool from [`PAR_THRESHOLD`](liegroup::par::PAR_THRESHOLD) factors on (see
 /// [`liegroup::par`]), which needs to send the factors to other threads.
 pub trait PowerFactor:
     Action<
-        Group: LieGroup<Algebra: MaybeSendSync, Scalar: MaybeSendSync> + MaybeSendSync,
-        Point: MaybeSendSync,
-        Tangent: MaybeSendSync,
-    > + MaybeSendSync
+        Group: LieGroup<Algebra: Send + Sync, Scalar: Send + Sync> + Send + Sync,
+        Point: Send + Sync,
+        Tangent: Send + Sync,
+    > + Send
+    + Sync
 {
 }
 
 impl<A> PowerFactor for A where
     A: Action<
-            Group: LieGroup<Algebra: MaybeSendSync, Scalar: MaybeSendSync> + MaybeSendSync,
-            Point: MaybeSendSync,
-            Tangent: MaybeSendSync,
-        > + MaybeSendSync
+            Group: LieGroup<Algebra: Send + Sync, Scalar: Send + Sync> + Send + Sync,
+            Point: Send + Sync,
+            Tangent: Send + Sync,
+        > + Send
+        + Sync
 {
 }
 
@@ -67,17 +70,6 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
     type Point = [A::Point; N];
     type Tangent = [A::Tangent; N];
 
-    /// `N` times the factor's, when the factor's points are packed.
-    #[inline]
-    fn packed_point() -> Option<liegroup::PackedScalars> {
-        // SAFETY: an array consists of its elements (no padding between them).
-        unsafe {
-            liegroup::PackedScalars::concat::<Self::Point, <A::Group as LieGroup>::Scalar>(
-                &[A::packed_point(); N],
-            )
-        }
-    }
-
     #[inline]
     fn algebra_zero(&self, p: &Self::Point) -> <Self::Group as LieGroup>::Algebra {
         core::array::from_fn(|i| self.factor.algebra_zero(&p[i]))
@@ -94,13 +86,6 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
     }
 
     #[inline]
-    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
-        for (x, pi) in xi.iter().zip(p.iter_mut()) {
-            self.factor.act_exp_assign(x, pi);
-        }
-    }
-
-    #[inline]
     fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent {
         core::array::from_fn(|i| self.factor.generator(&xi[i], &p[i]))
     }
@@ -108,6 +93,15 @@ impl<A: Action, const N: usize> Action for PowerAction<A, N> {
     #[inline]
     fn point_is_finite(&self, p: &Self::Point) -> bool {
         p.iter().all(|x| self.factor.point_is_finite(x))
+    }
+}
+
+impl<A: ActionInPlace, const N: usize> ActionInPlace for PowerAction<A, N> {
+    #[inline]
+    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+        for (x, pi) in xi.iter().zip(p.iter_mut()) {
+            self.factor.act_exp_assign(x, pi);
+        }
     }
 }
 
@@ -216,11 +210,6 @@ impl<A: PowerFactor> Action for VecPowerAction<A> {
         par::zip_map(xi, p, |xi, p| self.factor.act_exp(xi, p))
     }
 
-    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
-        assert_same_len(xi.len(), p.len());
-        par::zip_mut(p, xi, |pi, x| self.factor.act_exp_assign(x, pi));
-    }
-
     fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent {
         assert_same_len(xi.len(), p.len());
         par::zip_map(xi, p, |xi, p| self.factor.generator(xi, p))
@@ -229,16 +218,11 @@ impl<A: PowerFactor> Action for VecPowerAction<A> {
     fn point_is_finite(&self, p: &Self::Point) -> bool {
         par::all(p, |x| self.factor.point_is_finite(x))
     }
+}
 
-    fn copy_point(&self, dst: &mut Self::Point, src: &Self::Point) {
-        if dst.len() == src.len() {
-            par::zip_mut(dst, src, |d, s| self.factor.copy_point(d, s));
-        } else {
-            dst.clone_from(src);
-        }
-    }
-
-    fn clone_point(&self, p: &Self::Point) -> Self::Point {
-        par::map(p, |x| self.factor.clone_point(x))
+impl<A: PowerFactor + ActionInPlace> ActionInPlace for VecPowerAction<A> {
+    fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+        assert_same_len(xi.len(), p.len());
+        par::zip_mut(p, xi, |pi, x| self.factor.act_exp_assign(x, pi));
     }
 }

@@ -1,8 +1,8 @@
 //! Direct products of actions: a tuple of actions is an action of the tuple group on tuples of
 //! points.
 
-use crate::action::Action;
-use liegroup::LieGroup;
+use crate::action::{Action, ActionInPlace};
+use liegroup::{LieGroup, LieGroupInPlace};
 use nalgebra::RealField;
 
 macro_rules! tuple_action {
@@ -16,16 +16,6 @@ macro_rules! tuple_action {
             type Point = ($($name::Point,)+);
             type Tangent = ($($name::Tangent,)+);
 
-            /// The sum over the factors, when every factor's points are packed and the tuple
-            /// adds no padding.
-            #[inline]
-            fn packed_point() -> Option<liegroup::PackedScalars> {
-                // SAFETY: a tuple consists of its fields (and padding, which `concat`'s size
-                // test rules out).
-                unsafe {
-                    liegroup::PackedScalars::concat::<Self::Point, S>(&[$($name::packed_point()),+])
-                }
-            }
 
             #[inline]
             fn algebra_zero(&self, p: &Self::Point) -> <Self::Group as LieGroup>::Algebra {
@@ -42,10 +32,6 @@ macro_rules! tuple_action {
                 ($(self.$idx.act_exp(&xi.$idx, &p.$idx),)+)
             }
 
-            #[inline(always)]
-            fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
-                $(self.$idx.act_exp_assign(&xi.$idx, &mut p.$idx);)+
-            }
 
             #[inline]
             fn generator(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &Self::Point) -> Self::Tangent {
@@ -55,6 +41,13 @@ macro_rules! tuple_action {
             #[inline]
             fn point_is_finite(&self, p: &Self::Point) -> bool {
                 true $(&& self.$idx.point_is_finite(&p.$idx))+
+            }
+        }
+
+        impl<S: RealField + Copy, $($name: ActionInPlace<Group: LieGroupInPlace<Scalar = S>>),+> ActionInPlace for ($($name,)+) {
+            #[inline(always)]
+            fn act_exp_assign(&self, xi: &<Self::Group as LieGroup>::Algebra, p: &mut Self::Point) {
+                $(self.$idx.act_exp_assign(&xi.$idx, &mut p.$idx);)+
             }
         }
     };

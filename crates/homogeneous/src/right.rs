@@ -1,9 +1,8 @@
 //! A group acting on itself by right multiplication with the inverse: body-frame equations.
 
-use crate::action::Action;
+use crate::action::{Action, ActionInPlace};
 use core::marker::PhantomData;
-use liegroup::PackedScalars;
-use liegroup::{LieGroup, VectorSpace};
+use liegroup::{LieGroupInPlace, VectorSpace};
 use num_traits::One;
 
 /// The action of `G` on itself by right multiplication with the inverse, `g · p = p g⁻¹`: a
@@ -66,15 +65,10 @@ impl<G> Clone for RightMultiplication<G> {
 
 impl<G> Copy for RightMultiplication<G> {}
 
-impl<G: LieGroup> Action for RightMultiplication<G> {
+impl<G: LieGroupInPlace> Action for RightMultiplication<G> {
     type Group = G;
     type Point = G;
     type Tangent = G::Algebra;
-    /// The group's layout.
-    #[inline]
-    fn packed_point() -> Option<PackedScalars> {
-        G::packed_scalars()
-    }
 
     /// `p g⁻¹`.
     #[inline]
@@ -91,14 +85,8 @@ impl<G: LieGroup> Action for RightMultiplication<G> {
     #[inline(always)]
     fn act_exp(&self, xi: &G::Algebra, p: &G) -> G {
         let mut q = p.clone();
-        self.act_exp_assign(xi, &mut q);
+        q.exp_right_mul_assign(&xi.scaled(-G::Scalar::one()));
         q
-    }
-
-    /// `p ← p exp(−ξ)`.
-    #[inline(always)]
-    fn act_exp_assign(&self, xi: &G::Algebra, p: &mut G) {
-        p.exp_right_mul_assign(&xi.scaled(-G::Scalar::one()));
     }
 
     /// `−Ad_p ξ` (right-trivialized: `d/dt p exp(−tξ) = (−Ad_p ξ)·p` at `t = 0`).
@@ -110,5 +98,13 @@ impl<G: LieGroup> Action for RightMultiplication<G> {
     #[inline]
     fn point_is_finite(&self, p: &G) -> bool {
         p.all_finite()
+    }
+}
+
+impl<G: LieGroupInPlace> ActionInPlace for RightMultiplication<G> {
+    /// `p ← p exp(−ξ)`.
+    #[inline(always)]
+    fn act_exp_assign(&self, xi: &G::Algebra, p: &mut G) {
+        p.exp_right_mul_assign(&xi.scaled(-G::Scalar::one()));
     }
 }

@@ -1,11 +1,10 @@
 //! SO(3) acting on the unit sphere S² by rotation.
 
-use crate::action::Action;
+use crate::action::{Action, ActionInPlace};
 use crate::rodrigues::{coefficients, rotate_exp};
 use crate::sphere::Sphere2;
 use core::fmt;
 use core::marker::PhantomData;
-use liegroup::PackedScalars;
 use liegroup::So3;
 use nalgebra::{RealField, Vector3};
 
@@ -70,11 +69,6 @@ impl<T: RealField + Copy> Action for RotationAction<T> {
     type Group = So3<T>;
     type Point = Sphere2<T>;
     type Tangent = Vector3<T>;
-    /// Three scalars.
-    #[inline]
-    fn packed_point() -> Option<PackedScalars> {
-        <Sphere2<T> as crate::ManifoldPoint>::packed_scalars()
-    }
 
     #[inline]
     fn algebra_zero(&self, _p: &Sphere2<T>) -> nalgebra::Vector3<T> {
@@ -105,3 +99,5 @@ impl<T: RealField + Copy> Action for RotationAction<T> {
         p.q().iter().all(|x| x.is_finite())
     }
 }
+
+impl<T: RealField + Copy> ActionInPlace for RotationAction<T> {}

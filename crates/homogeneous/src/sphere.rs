@@ -2,7 +2,6 @@
 
 use crate::action::ManifoldPoint;
 use crate::error::HomogeneousError;
-use liegroup::PackedScalars;
 use liegroup::scalar::re;
 use nalgebra::{RealField, Vector3};
 
@@ -158,12 +157,6 @@ impl<T: RealField + Copy> ManifoldPoint for Sphere2<T> {
     #[inline]
     fn all_finite(&self) -> bool {
         self.q.iter().all(|x| x.is_finite())
-    }
-    /// Three scalars.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        // SAFETY: `Sphere2` holds one `Vector3<T>` and nothing else.
-        unsafe { PackedScalars::sized::<Self, T>(3) }
     }
     #[inline]
     fn zip_ambient3<F: FnMut(T, T, T)>(&self, y: &Self, z: &Self, f: &mut F) {

@@ -3,7 +3,6 @@
 use crate::action::ManifoldPoint;
 use crate::error::HomogeneousError;
 use crate::sphere::{Sphere2, check_unit, normalized};
-use liegroup::PackedScalars;
 use liegroup::scalar::re;
 use nalgebra::{RealField, Vector3, Vector6};
 
@@ -226,12 +225,6 @@ impl<T: RealField + Copy> ManifoldPoint for TangentSphere2<T> {
             .iter()
             .chain(self.omega.iter())
             .all(|x| x.is_finite())
-    }
-    /// Six scalars.
-    #[inline]
-    fn packed_scalars() -> Option<PackedScalars> {
-        // SAFETY: `TangentSphere2` holds two `Vector3<T>` and nothing else.
-        unsafe { PackedScalars::sized::<Self, T>(6) }
     }
     #[inline]
     fn zip_ambient3<F: FnMut(T, T, T)>(&self, y: &Self, z: &Self, f: &mut F) {

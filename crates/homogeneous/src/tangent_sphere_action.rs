@@ -1,11 +1,10 @@
 //! SE(3) acting on TS² by the restriction of its adjoint action.
 
-use crate::action::Action;
+use crate::action::{Action, ActionInPlace};
 use crate::rodrigues::{coefficients, left_jacobian, rotate_exp};
 use crate::tangent_sphere::TangentSphere2;
 use core::fmt;
 use core::marker::PhantomData;
-use liegroup::PackedScalars;
 use liegroup::Se3;
 use nalgebra::{RealField, Vector3, Vector6};
 
@@ -89,11 +88,6 @@ impl<T: RealField + Copy> Action for TangentSphereAction<T> {
     type Group = Se3<T>;
     type Point = TangentSphere2<T>;
     type Tangent = Vector6<T>;
-    /// Six scalars.
-    #[inline]
-    fn packed_point() -> Option<PackedScalars> {
-        <TangentSphere2<T> as crate::ManifoldPoint>::packed_scalars()
-    }
 
     #[inline]
     fn algebra_zero(&self, _p: &TangentSphere2<T>) -> nalgebra::Vector6<T> {
@@ -122,11 +116,6 @@ impl<T: RealField + Copy> Action for TangentSphereAction<T> {
         TangentSphere2::new_unchecked(q, omega)
     }
 
-    #[inline(always)]
-    fn act_exp_assign(&self, xi: &Vector6<T>, p: &mut TangentSphere2<T>) {
-        *p = self.act_exp(xi, p);
-    }
-
     /// `(u × q, u × ω + v × q)`, in the ambient order `(q̇, ω̇)`.
     #[inline]
     fn generator(&self, xi: &Vector6<T>, p: &TangentSphere2<T>) -> Vector6<T> {
@@ -139,5 +128,12 @@ impl<T: RealField + Copy> Action for TangentSphereAction<T> {
     #[inline]
     fn point_is_finite(&self, p: &TangentSphere2<T>) -> bool {
         p.q().iter().chain(p.omega().iter()).all(|x| x.is_finite())
+    }
+}
+
+impl<T: RealField + Copy> ActionInPlace for TangentSphereAction<T> {
+    #[inline(always)]
+    fn act_exp_assign(&self, xi: &Vector6<T>, p: &mut TangentSphere2<T>) {
+        *p = self.act_exp(xi, p);
     }
 }

@@ -9,8 +9,8 @@ use crate::rotation::RotationAction;
 use crate::sphere::Sphere2;
 use crate::tangent_sphere::TangentSphere2;
 use crate::tangent_sphere_action::TangentSphereAction;
-use liegroup::LieGroup;
 use liegroup::scalar::{c, re};
+use liegroup::{LieGroup, LieGroupInPlace};
 use liegroup::{Se3, So3};
 use nalgebra::{RealField, Vector3};
 
@@ -148,7 +148,7 @@ impl<T: RealField + Copy> TransitiveAction for TangentSphereAction<T> {
     }
 }
 
-impl<G: LieGroup> TransitiveAction for LeftMultiplication<G> {
+impl<G: LieGroupInPlace> TransitiveAction for LeftMultiplication<G> {
     /// `to · from⁻¹`.
     fn transporter(&self, from: &G, to: &G) -> Result<G, HomogeneousError> {
         Ok(to.compose(&from.inverse()))

@@ -5,7 +5,9 @@ use homogeneous::testing::{
     Failure, Law, LiftDual, Observable, Sample, Tolerances, ambient_chart, check_action, check_all,
     check_generator_dual, check_transitive, random_sphere2, random_vector, samples_from,
 };
-use homogeneous::{Action, ManifoldPoint, RotationAction, Sphere2, TransitiveAction};
+use homogeneous::{
+    Action, ActionInPlace, ManifoldPoint, RotationAction, Sphere2, TransitiveAction,
+};
 use liegroup::num_dual::Dual64;
 use liegroup::{LieGroup, So3};
 use nalgebra::{RealField, Vector3};
@@ -98,6 +100,8 @@ impl<T: RealField + Copy> Action for Broken<T> {
         p.all_finite()
     }
 }
+
+impl<T: RealField + Copy> ActionInPlace for Broken<T> {}
 
 impl<T: homogeneous::testing::KitScalar> Observable for Broken<T> {
     fn chart(&self, _base: &Sphere2<T>, p: &Sphere2<T>) -> Vec<T> {

@@ -10,7 +10,7 @@
 //! Two maps are shipped: [`Exp`] (any group) and [`Cayley`] (groups implementing
 //! [`CayleyGroup`], i.e. quadratic groups such as SO(3) and SE(3)) \[MK99, §2; HLW06, §IV.8.3\].
 
-use crate::group::{LieGroup, dexp_series, dexpinv_series};
+use crate::group::{LieGroup, LieGroupInPlace, dexp_series, dexpinv_series};
 
 /// A coordinate map `ψ: 𝔤 → G` with its right-trivialized derivative and inverse derivative.
 pub trait CoordinateMap<G: LieGroup>: Clone + core::fmt::Debug {
@@ -67,7 +67,7 @@ impl Exp {
     }
 }
 
-impl<G: LieGroup> CoordinateMap<G> for Exp {
+impl<G: LieGroupInPlace> CoordinateMap<G> for Exp {
     #[inline]
     fn map(&self, xi: &G::Algebra) -> G {
         G::exp(xi)

@@ -10,7 +10,6 @@
 //!
 //! \[MK99, eq. (2.9)–(2.10)\], \[HLW06, §III.4, Lemma 4.2\].
 
-use crate::PackedScalars;
 use crate::scalar::c;
 use crate::vector_space::{StaticVectorSpace, VectorSpace};
 use core::fmt::Debug;
@@ -206,14 +205,6 @@ pub trait LieGroup: Clone + Debug {
     #[must_use]
     fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra;
 
-    /// [`bracket`](Self::bracket) written into `out` (which has the size of `x` on entry):
-    /// products and powers override it factor by factor, so that runtime powers reuse `out`'s
-    /// storage instead of allocating a new algebra element per call.
-    #[inline]
-    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
-        *out = Self::bracket(x, y);
-    }
-
     /// The adjoint action `Ad_g ξ = g ξ g⁻¹`.
     #[must_use]
     fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra;
@@ -270,6 +261,42 @@ pub trait LieGroup: Clone + Debug {
         dexpinv_series::<Self>(u, v, DEFAULT_SERIES_ORDER)
     }
 
+    /// `true` when every number stored in the element is finite. Integrators test their
+    /// stage points with it (through the action's `point_is_finite`), so it must be cheap:
+    /// check the stored entries directly (it is a required method because a generic default
+    /// would have to go through `log`, which is slow and, for groups whose `log` exists only
+    /// near the identity, wrong).
+    fn all_finite(&self) -> bool;
+}
+
+/// The in-place and allocation-free forms of the [`LieGroup`] operations that integrators use in
+/// their inner loops.
+///
+/// Every method has a default written with the primitives of [`LieGroup`], so a new group needs
+/// only `impl LieGroupInPlace for MyGroup {}` to run every integrator; override a method when
+/// a faster form exists (the shipped groups do: SO(3) applies Rodrigues' formula to a matrix
+/// without forming `exp(ξ)`, products and powers act factor by factor so that runtime powers
+/// reuse their storage). Each override must agree with its default to round-off, which the
+/// conformance kit (`liegroup::testing`) checks.
+///
+/// # Example
+/// ```
+/// use liegroup::{LieGroup, LieGroupInPlace, So3};
+/// use nalgebra::Vector3;
+/// let (xi, g) = (Vector3::new(0.1, -0.2, 0.3), So3::exp(&Vector3::new(1.0, 0.5, -0.4)));
+/// let mut h = g;
+/// h.exp_left_mul_assign(&xi);
+/// assert!((h.matrix() - So3::exp(&xi).compose(&g).matrix()).norm() < 1e-15);
+/// ```
+pub trait LieGroupInPlace: LieGroup {
+    /// [`bracket`](Self::bracket) written into `out` (which has the size of `x` on entry):
+    /// products and powers override it factor by factor, so that runtime powers reuse `out`'s
+    /// storage instead of allocating a new algebra element per call.
+    #[inline]
+    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+        *out = Self::bracket(x, y);
+    }
+
     /// [`dexpinv`](Self::dexpinv) written into `out` (which has the size of `v` on entry):
     /// products and powers override it factor by factor, so that runtime powers reuse `out`'s
     /// storage instead of allocating a new algebra element per call.
@@ -290,23 +317,6 @@ pub trait LieGroup: Clone + Debug {
         out: &mut Self::Algebra,
     ) {
         *out = dexpinv_series::<Self>(u, v, order);
-    }
-
-    /// `true` when every number stored in the element is finite. The default checks the
-    /// logarithm, which propagates any NaN; groups override it with a direct check.
-    fn all_finite(&self) -> bool {
-        self.log().all_finite()
-    }
-
-    /// `Some(n)` when an element is, in memory, nothing but `n` scalars (no other fields, no
-    /// padding, nothing on the heap); `None` (the default) otherwise. Only a performance hint:
-    /// integrators read such elements in whole 16-byte pieces ([`PackedScalars`] says why).
-    /// The groups of this crate and their tuples and arrays say `Some`.
-    fn packed_scalars() -> Option<PackedScalars>
-    where
-        Self: Sized,
-    {
-        None
     }
 
     /// `self ← g · self` (left multiplication in place; allocation free for fixed-size groups).

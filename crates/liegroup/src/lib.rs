@@ -9,9 +9,11 @@
 //! `num-dual` flow through every operation (small-angle branches are polynomials in θ², so
 //! derivatives survive at the identity).
 //!
-//! Implementing a new group means implementing [`LieGroup`] (seven primitives); the
-//! conformance kit in `liegroup::testing` (feature `testing`) then tells whether the implementation is
-//! right. See `docs/tutorial-own-group.md`.
+//! Implementing a new group means implementing [`LieGroup`] (the mathematical primitives:
+//! identity, compose, inverse, exp, log, bracket, adjoint, and a finiteness test) and adding
+//! `impl LieGroupInPlace for MyGroup {}` (the in-place forms integrators use, all with defaults);
+//! the conformance kit in `liegroup::testing` (feature `testing`) then tells whether the
+//! implementation is right. See `docs/tutorial-own-group.md`.
 //!
 //! With the `rayon` feature the factor-by-factor loops of the runtime powers `Vec<G>` and
 //! `Vec<V>` run on rayon's current thread pool for long `Vec`s (from
@@ -22,11 +24,11 @@
 //! se(3) and se(2) coordinates **rotation first**, `hat(v) b = v × b`.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod coord;
 mod error;
 mod group;
-mod layout;
 pub mod par;
 mod product;
 mod rn;
@@ -42,10 +44,9 @@ mod vector_space;
 pub use coord::{Cayley, CayleyGroup, CoordinateMap, Exp};
 pub use error::LieError;
 pub use group::{
-    DEFAULT_SERIES_ORDER, LieGroup, MAX_SERIES_ORDER, StaticLieGroup, ad_power, bernoulli,
-    dexp_series, dexpinv_series, dexpinv_series_coefficient,
+    DEFAULT_SERIES_ORDER, LieGroup, LieGroupInPlace, MAX_SERIES_ORDER, StaticLieGroup, ad_power,
+    bernoulli, dexp_series, dexpinv_series, dexpinv_series_coefficient,
 };
-pub use layout::PackedScalars;
 pub use rn::{R3, Rn};
 pub use se2::Se2;
 pub use se3::Se3;

@@ -1,7 +1,7 @@
 //! Element-wise loops over the factors of runtime powers, on rayon above a length threshold.
 //!
-//! Without the `rayon` feature every function here is the plain serial loop, and
-//! [`MaybeSendSync`] holds for every type (nothing changes). With it, a loop over at least
+//! Without the `rayon` feature every function here is the plain serial loop. With it, a loop
+//! over at least
 //! [`PAR_THRESHOLD`] elements runs on rayon's current thread pool in tasks of at least
 //! [`PAR_MIN_LEN`] elements; shorter loops — a product of a handful of factors, a small `Vec`
 //! problem — stay serial and pay no rayon overhead, and then allocate nothing either.
@@ -46,32 +46,6 @@ pub const PAR_MIN_LEN: usize = 500;
 /// `true` when the crate was built with the `rayon` feature.
 pub const PARALLEL: bool = cfg!(feature = "rayon");
 
-/// The bound that the elements of a parallel loop (and the closures applied to them) must
-/// satisfy: `Send + Sync` with the `rayon` feature, nothing without it (a blanket impl covers
-/// every type that qualifies).
-///
-/// The runtime powers `Vec<G>` (groups), `Vec<V>` (vector spaces) and the `Vec` powers of
-/// `homogeneous` require it of their factors, so that with the feature they can be processed
-/// on several threads; all the shipped groups, algebras, points and actions satisfy it (for
-/// `f64` and the `num-dual` numbers).
-#[cfg(feature = "rayon")]
-pub trait MaybeSendSync: Send + Sync {}
-#[cfg(feature = "rayon")]
-impl<T: Send + Sync + ?Sized> MaybeSendSync for T {}
-
-/// The bound that the elements of a parallel loop (and the closures applied to them) must
-/// satisfy: `Send + Sync` with the `rayon` feature, nothing without it (a blanket impl covers
-/// every type that qualifies).
-///
-/// The runtime powers `Vec<G>` (groups), `Vec<V>` (vector spaces) and the `Vec` powers of
-/// `homogeneous` require it of their factors, so that with the feature they can be processed
-/// on several threads; all the shipped groups, algebras, points and actions satisfy it (for
-/// `f64` and the `num-dual` numbers).
-#[cfg(not(feature = "rayon"))]
-pub trait MaybeSendSync {}
-#[cfg(not(feature = "rayon"))]
-impl<T: ?Sized> MaybeSendSync for T {}
-
 /// `true` when a loop over `len` elements runs on rayon.
 #[inline]
 #[must_use]
@@ -83,8 +57,8 @@ pub const fn is_parallel(len: usize) -> bool {
 #[inline]
 pub fn for_each_mut<A, F>(a: &mut [A], f: F)
 where
-    A: MaybeSendSync,
-    F: Fn(&mut A) + MaybeSendSync,
+    A: Send + Sync,
+    F: Fn(&mut A) + Send + Sync,
 {
     #[cfg(feature = "rayon")]
     if is_parallel(a.len()) {
@@ -99,8 +73,8 @@ where
 #[inline]
 pub fn for_each_indexed_mut<A, F>(a: &mut [A], f: F)
 where
-    A: MaybeSendSync,
-    F: Fn(usize, &mut A) + MaybeSendSync,
+    A: Send + Sync,
+    F: Fn(usize, &mut A) + Send + Sync,
 {
     #[cfg(feature = "rayon")]
     if is_parallel(a.len()) {
@@ -123,9 +97,9 @@ where
 #[inline]
 pub fn zip_mut<A, B, F>(a: &mut [A], b: &[B], f: F)
 where
-    A: MaybeSendSync,
-    B: MaybeSendSync,
-    F: Fn(&mut A, &B) + MaybeSendSync,
+    A: Send + Sync,
+    B: Send + Sync,
+    F: Fn(&mut A, &B) + Send + Sync,
 {
     assert_eq!(
         a.len(),
@@ -153,10 +127,10 @@ where
 #[inline]
 pub fn zip2_mut<A, B, C, F>(a: &mut [A], b: &[B], c: &[C], f: F)
 where
-    A: MaybeSendSync,
-    B: MaybeSendSync,
-    C: MaybeSendSync,
-    F: Fn(&mut A, &B, &C) + MaybeSendSync,
+    A: Send + Sync,
+    B: Send + Sync,
+    C: Send + Sync,
+    F: Fn(&mut A, &B, &C) + Send + Sync,
 {
     assert!(
         a.len() == b.len() && a.len() == c.len(),
@@ -181,9 +155,9 @@ where
 #[inline]
 pub fn map<A, R, F>(a: &[A], f: F) -> Vec<R>
 where
-    A: MaybeSendSync,
-    R: MaybeSendSync,
-    F: Fn(&A) -> R + MaybeSendSync,
+    A: Send + Sync,
+    R: Send + Sync,
+    F: Fn(&A) -> R + Send + Sync,
 {
     #[cfg(feature = "rayon")]
     if is_parallel(a.len()) {
@@ -205,10 +179,10 @@ where
 #[inline]
 pub fn zip_map<A, B, R, F>(a: &[A], b: &[B], f: F) -> Vec<R>
 where
-    A: MaybeSendSync,
-    B: MaybeSendSync,
-    R: MaybeSendSync,
-    F: Fn(&A, &B) -> R + MaybeSendSync,
+    A: Send + Sync,
+    B: Send + Sync,
+    R: Send + Sync,
+    F: Fn(&A, &B) -> R + Send + Sync,
 {
     assert_eq!(
         a.len(),
@@ -233,8 +207,8 @@ where
 #[inline]
 pub fn all<A, F>(a: &[A], f: F) -> bool
 where
-    A: MaybeSendSync,
-    F: Fn(&A) -> bool + MaybeSendSync,
+    A: Send + Sync,
+    F: Fn(&A) -> bool + Send + Sync,
 {
     #[cfg(feature = "rayon")]
     if is_parallel(a.len()) {
@@ -249,8 +223,8 @@ where
 #[inline]
 pub fn position_first<A, F>(a: &[A], f: F) -> Option<usize>
 where
-    A: MaybeSendSync,
-    F: Fn(&A) -> bool + MaybeSendSync,
+    A: Send + Sync,
+    F: Fn(&A) -> bool + Send + Sync,
 {
     #[cfg(feature = "rayon")]
     if is_parallel(a.len()) {
@@ -267,7 +241,7 @@ where
 #[inline]
 pub fn copy_from<A>(dst: &mut [A], src: &[A])
 where
-    A: Clone + MaybeSendSync,
+    A: Clone + Send + Sync,
 {
     #[cfg(feature = "rayon")]
     if is_parallel(dst.len()) {

@@ -8,7 +8,7 @@
 //! A runtime power `Vec<G>` requires both operands of a binary operation to have the same
 //! length; mixing lengths is a programmer error and panics. With the `rayon` feature its
 //! factor-by-factor loops run on rayon's current pool from [`PAR_THRESHOLD`](crate::par::PAR_THRESHOLD)
-//! factors on (the factors must then be `Send + Sync`, see [`MaybeSendSync`]); the results
+//! factors on (the factors are `Send + Sync` with or without the feature, so that it is additive); the results
 //! are bitwise those of the serial loops ([`par`](crate::par)).
 //!
 //! # Example
@@ -27,8 +27,8 @@
 //! ```
 
 use crate::coord::CayleyGroup;
-use crate::group::{LieGroup, StaticLieGroup};
-use crate::par::{self, MaybeSendSync};
+use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
+use crate::par;
 
 macro_rules! tuple_group {
     ($($name:ident $idx:tt),+) => {
@@ -64,10 +64,6 @@ macro_rules! tuple_group {
                 ($($name::bracket(&x.$idx, &y.$idx),)+)
             }
             #[inline]
-            fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
-                $($name::bracket_into(&x.$idx, &y.$idx, &mut out.$idx);)+
-            }
-            #[inline]
             fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
                 ($(self.$idx.adjoint(&xi.$idx),)+)
             }
@@ -87,6 +83,16 @@ macro_rules! tuple_group {
             fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
                 ($($name::dexpinv(&u.$idx, &v.$idx),)+)
             }
+            fn all_finite(&self) -> bool {
+                true $(&& self.$idx.all_finite())+
+            }
+        }
+
+        impl<S: nalgebra::RealField + Copy, $($name: LieGroupInPlace<Scalar = S>),+> LieGroupInPlace for ($($name,)+) {
+            #[inline]
+            fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+                $($name::bracket_into(&x.$idx, &y.$idx, &mut out.$idx);)+
+            }
             #[inline(always)]
             fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
                 $($name::dexpinv_into(&u.$idx, &v.$idx, &mut out.$idx);)+
@@ -99,17 +105,6 @@ macro_rules! tuple_group {
                 out: &mut Self::Algebra,
             ) {
                 $($name::dexpinv_series_into(&u.$idx, &v.$idx, order, &mut out.$idx);)+
-            }
-            fn all_finite(&self) -> bool {
-                true $(&& self.$idx.all_finite())+
-            }
-            /// The sum over the factors, when every factor is packed and the tuple adds no
-            /// padding.
-            #[inline]
-            fn packed_scalars() -> Option<crate::PackedScalars> {
-                // SAFETY: a tuple consists of its fields (and padding, which `concat`'s size
-                // test rules out).
-                unsafe { crate::PackedScalars::concat::<Self, S>(&[$($name::packed_scalars()),+]) }
             }
             #[inline]
             fn left_mul_assign(&mut self, g: &Self) {
@@ -163,12 +158,12 @@ fn zip_array<A, B, R, const N: usize>(a: &[A; N], b: &[B; N], f: impl Fn(&A, &B)
 /// If the lengths differ.
 /// `out ← op(x, y)` factor by factor into `out`'s storage (`each` per factor), or
 /// `out ← whole()` when `out` does not have `y`'s number of factors yet.
-fn zip_into<V: MaybeSendSync>(
+fn zip_into<V: Send + Sync>(
     out: &mut Vec<V>,
     x: &[V],
     y: &[V],
     whole: impl FnOnce() -> Vec<V>,
-    each: impl Fn(&mut V, &V, &V) + MaybeSendSync,
+    each: impl Fn(&mut V, &V, &V) + Send + Sync,
 ) {
     if out.len() != y.len() {
         *out = whole();
@@ -182,11 +177,11 @@ fn zip_into<V: MaybeSendSync>(
     par::zip2_mut(out, x, y, each);
 }
 
-fn zip_vec<A, B, R>(a: &[A], b: &[B], f: impl Fn(&A, &B) -> R + MaybeSendSync) -> Vec<R>
+fn zip_vec<A, B, R>(a: &[A], b: &[B], f: impl Fn(&A, &B) -> R + Send + Sync) -> Vec<R>
 where
-    A: MaybeSendSync,
-    B: MaybeSendSync,
-    R: MaybeSendSync,
+    A: Send + Sync,
+    B: Send + Sync,
+    R: Send + Sync,
 {
     assert_eq!(
         a.len(),
@@ -228,12 +223,6 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
         zip_array(x, y, G::bracket)
     }
     #[inline]
-    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
-        for ((xi, yi), oi) in x.iter().zip(y).zip(out.iter_mut()) {
-            G::bracket_into(xi, yi, oi);
-        }
-    }
-    #[inline]
     fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
         zip_array(self, xi, G::adjoint)
     }
@@ -253,6 +242,18 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
     fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
         zip_array(u, v, G::dexpinv)
     }
+    fn all_finite(&self) -> bool {
+        self.iter().all(G::all_finite)
+    }
+}
+
+impl<G: LieGroupInPlace, const N: usize> LieGroupInPlace for [G; N] {
+    #[inline]
+    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+        for ((xi, yi), oi) in x.iter().zip(y).zip(out.iter_mut()) {
+            G::bracket_into(xi, yi, oi);
+        }
+    }
     #[inline]
     fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
         for ((ui, vi), oi) in u.iter().zip(v).zip(out.iter_mut()) {
@@ -268,15 +269,6 @@ impl<G: LieGroup, const N: usize> LieGroup for [G; N] {
         for ((ui, vi), oi) in u.iter().zip(v).zip(out.iter_mut()) {
             G::dexpinv_series_into(ui, vi, order, oi);
         }
-    }
-    fn all_finite(&self) -> bool {
-        self.iter().all(G::all_finite)
-    }
-    /// `N` times the factor's, when the factor is packed.
-    #[inline]
-    fn packed_scalars() -> Option<crate::PackedScalars> {
-        // SAFETY: an array consists of its elements (no padding between them).
-        unsafe { crate::PackedScalars::concat::<Self, G::Scalar>(&[G::packed_scalars(); N]) }
     }
     #[inline]
     fn left_mul_assign(&mut self, g: &Self) {
@@ -318,8 +310,8 @@ impl<G: CayleyGroup, const N: usize> CayleyGroup for [G; N] {
 
 impl<G> LieGroup for Vec<G>
 where
-    G: LieGroup + MaybeSendSync,
-    G::Algebra: MaybeSendSync,
+    G: LieGroup + Send + Sync,
+    G::Algebra: Send + Sync,
 {
     type Scalar = G::Scalar;
     type Algebra = Vec<G::Algebra>;
@@ -346,17 +338,6 @@ where
     fn bracket(x: &Self::Algebra, y: &Self::Algebra) -> Self::Algebra {
         zip_vec(x, y, G::bracket)
     }
-    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
-        zip_into(
-            out,
-            x,
-            y,
-            || Self::bracket(x, y),
-            |oi, xi, yi| {
-                G::bracket_into(xi, yi, oi);
-            },
-        );
-    }
     fn adjoint(&self, xi: &Self::Algebra) -> Self::Algebra {
         zip_vec(self, xi, G::adjoint)
     }
@@ -371,6 +352,27 @@ where
     }
     fn dexpinv(u: &Self::Algebra, v: &Self::Algebra) -> Self::Algebra {
         zip_vec(u, v, G::dexpinv)
+    }
+    fn all_finite(&self) -> bool {
+        par::all(self, G::all_finite)
+    }
+}
+
+impl<G> LieGroupInPlace for Vec<G>
+where
+    G: LieGroupInPlace + Send + Sync,
+    G::Algebra: Send + Sync,
+{
+    fn bracket_into(x: &Self::Algebra, y: &Self::Algebra, out: &mut Self::Algebra) {
+        zip_into(
+            out,
+            x,
+            y,
+            || Self::bracket(x, y),
+            |oi, xi, yi| {
+                G::bracket_into(xi, yi, oi);
+            },
+        );
     }
     fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
         zip_into(
@@ -393,9 +395,6 @@ where
         zip_into(out, u, v, whole, |oi, ui, vi| {
             G::dexpinv_series_into(ui, vi, order, oi);
         });
-    }
-    fn all_finite(&self) -> bool {
-        par::all(self, G::all_finite)
     }
     fn left_mul_assign(&mut self, g: &Self) {
         assert_eq!(
@@ -425,8 +424,8 @@ where
 
 impl<G> CayleyGroup for Vec<G>
 where
-    G: CayleyGroup + MaybeSendSync,
-    G::Algebra: MaybeSendSync,
+    G: CayleyGroup + Send + Sync,
+    G::Algebra: Send + Sync,
 {
     fn cay(xi: &Self::Algebra) -> Self {
         par::map(xi, G::cay)

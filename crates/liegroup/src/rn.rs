@@ -1,7 +1,7 @@
 //! The additive group ℝⁿ.
 
 use crate::coord::CayleyGroup;
-use crate::group::{LieGroup, StaticLieGroup};
+use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
 use nalgebra::{RealField, SVector};
 
 /// The additive group `(ℝᴰ, +)`: compose is `+`, exp and log are the identity, the bracket
@@ -55,14 +55,6 @@ impl<T: RealField + Copy, const D: usize> LieGroup for Rn<T, D> {
     fn compose(&self, other: &Self) -> Self {
         Self(self.0 + other.0)
     }
-    #[inline(always)]
-    fn exp_left_mul_assign(&mut self, xi: &SVector<T, D>) {
-        self.0 += xi;
-    }
-    #[inline(always)]
-    fn exp_right_mul_assign(&mut self, xi: &SVector<T, D>) {
-        self.0 += xi;
-    }
     #[inline]
     fn inverse(&self) -> Self {
         Self(-self.0)
@@ -99,19 +91,24 @@ impl<T: RealField + Copy, const D: usize> LieGroup for Rn<T, D> {
     fn dexpinv(_u: &SVector<T, D>, v: &SVector<T, D>) -> SVector<T, D> {
         *v
     }
-    #[inline(always)]
-    fn dexpinv_into(_u: &SVector<T, D>, v: &SVector<T, D>, out: &mut SVector<T, D>) {
-        *out = *v;
-    }
     #[inline]
     fn all_finite(&self) -> bool {
         self.0.iter().all(|x| x.is_finite())
     }
-    /// `D` scalars.
-    #[inline]
-    fn packed_scalars() -> Option<crate::PackedScalars> {
-        // SAFETY: `Rn` holds one `SVector<T, D>` (an array of `D` scalars) and nothing else.
-        unsafe { crate::PackedScalars::sized::<Self, T>(D) }
+}
+
+impl<T: RealField + Copy, const D: usize> LieGroupInPlace for Rn<T, D> {
+    #[inline(always)]
+    fn exp_left_mul_assign(&mut self, xi: &SVector<T, D>) {
+        self.0 += xi;
+    }
+    #[inline(always)]
+    fn exp_right_mul_assign(&mut self, xi: &SVector<T, D>) {
+        self.0 += xi;
+    }
+    #[inline(always)]
+    fn dexpinv_into(_u: &SVector<T, D>, v: &SVector<T, D>, out: &mut SVector<T, D>) {
+        *out = *v;
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
-use crate::group::{LieGroup, StaticLieGroup};
+use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
 use crate::scalar::{c, horner, re};
 use crate::so2::So2;
 use nalgebra::{Matrix3, RealField, Vector2, Vector3};
@@ -366,13 +366,9 @@ impl<T: RealField + Copy> LieGroup for Se2<T> {
     fn all_finite(&self) -> bool {
         self.rotation.all_finite() && self.translation.iter().all(|x| x.is_finite())
     }
-    /// Four scalars.
-    #[inline]
-    fn packed_scalars() -> Option<crate::PackedScalars> {
-        // SAFETY: `Se2` holds an `So2<T>` and a `Vector2<T>`: four scalars, nothing else.
-        unsafe { crate::PackedScalars::sized::<Self, T>(4) }
-    }
 }
+
+impl<T: RealField + Copy> LieGroupInPlace for Se2<T> {}
 
 impl<T: RealField + Copy> StaticLieGroup for Se2<T> {
     #[inline]

@@ -20,7 +20,7 @@
 
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
-use crate::group::{LieGroup, StaticLieGroup};
+use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
 use crate::scalar::{c, re};
 use crate::so3::{self, AngleFns, So3, apply_quadratic, rodrigues_matrix};
 use nalgebra::{
@@ -400,24 +400,19 @@ impl<T: RealField + Copy> LieGroup for Se3<T> {
         se3_dexpinv(u, v)
     }
 
+    #[inline]
+    fn all_finite(&self) -> bool {
+        self.rotation.all_finite() && self.translation.iter().all(|x| x.is_finite())
+    }
+}
+
+impl<T: RealField + Copy> LieGroupInPlace for Se3<T> {
     /// Always inlined: integrators call it on their critical path, where a call would spill
     /// every live floating-point register (all are caller-saved).
     #[inline(always)]
     fn dexpinv_into(u: &Vector6<T>, v: &Vector6<T>, out: &mut Vector6<T>) {
         *out = se3_dexpinv(u, v);
     }
-
-    #[inline]
-    fn all_finite(&self) -> bool {
-        self.rotation.all_finite() && self.translation.iter().all(|x| x.is_finite())
-    }
-    /// Twelve scalars (rotation, translation).
-    #[inline]
-    fn packed_scalars() -> Option<crate::PackedScalars> {
-        // SAFETY: `Se3` holds an `So3<T>` and a `Vector3<T>`: twelve scalars, nothing else.
-        unsafe { crate::PackedScalars::sized::<Self, T>(12) }
-    }
-
     #[inline]
     fn left_mul_assign(&mut self, g: &Self) {
         self.translation = g.rotation.rotate(&self.translation) + g.translation;

@@ -6,7 +6,7 @@
 
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
-use crate::group::{LieGroup, StaticLieGroup};
+use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
 use crate::scalar::{atan2, c, re};
 use nalgebra::{Matrix2, RealField, Vector1, Vector2};
 
@@ -261,13 +261,9 @@ impl<T: RealField + Copy> LieGroup for So2<T> {
     fn all_finite(&self) -> bool {
         self.cos.is_finite() && self.sin.is_finite()
     }
-    /// Two scalars.
-    #[inline]
-    fn packed_scalars() -> Option<crate::PackedScalars> {
-        // SAFETY: `So2` holds the two scalars `cos θ`, `sin θ` and nothing else.
-        unsafe { crate::PackedScalars::sized::<Self, T>(2) }
-    }
 }
+
+impl<T: RealField + Copy> LieGroupInPlace for So2<T> {}
 
 impl<T: RealField + Copy> StaticLieGroup for So2<T> {
     #[inline]

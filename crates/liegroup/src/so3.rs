@@ -40,7 +40,7 @@
 
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
-use crate::group::{LieGroup, StaticLieGroup};
+use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
 use crate::scalar::{c, re};
 use nalgebra::{Matrix3, Quaternion, RealField, Rotation3, UnitQuaternion, Vector3};
 
@@ -854,29 +854,23 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
         so3_dexpinv(u, v)
     }
 
+    #[inline]
+    fn all_finite(&self) -> bool {
+        self.matrix.iter().all(|x| x.is_finite())
+    }
+}
+
+impl<T: RealField + Copy> LieGroupInPlace for So3<T> {
     /// Always inlined: integrators call it on their critical path, where a call would spill
     /// every live floating-point register (all are caller-saved).
     #[inline(always)]
     fn dexpinv_into(u: &Vector3<T>, v: &Vector3<T>, out: &mut Vector3<T>) {
         *out = so3_dexpinv(u, v);
     }
-
-    #[inline]
-    fn all_finite(&self) -> bool {
-        self.matrix.iter().all(|x| x.is_finite())
-    }
-    /// Nine scalars (the matrix).
-    #[inline]
-    fn packed_scalars() -> Option<crate::PackedScalars> {
-        // SAFETY: `So3` holds one `Matrix3<T>` (nine scalars in an array) and nothing else.
-        unsafe { crate::PackedScalars::sized::<Self, T>(9) }
-    }
-
     #[inline]
     fn left_mul_assign(&mut self, g: &Self) {
         self.matrix = g.matrix * self.matrix;
     }
-
     /// `R ← exp(u) R`: Rodrigues' matrix `I + aU + bU²` (`a = sin α/α`, `b = (1 − cos α)/α²`,
     /// entry by entry from `u`, no `hat` products) times `R`. Measured against applying
     /// `R + a UR + b U(UR)` column by column (fewer temporaries, but 90 instead of 72
@@ -889,7 +883,6 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
         let e = rodrigues_matrix(u, f.sinc(), f.cosc());
         self.matrix = e * self.matrix;
     }
-
     /// `R ← R exp(u) = R + a RU + b (RU)U` without forming `exp(u)`: row by row,
     /// `rᵢ ← rᵢ + a (rᵢ × u) + b ((rᵢ × u) × u)` (`a = sin α/α`, `b = (1 − cos α)/α²`; for a
     /// row vector `r U = (r × u)ᵀ`). Each row of the result depends only on the same row of

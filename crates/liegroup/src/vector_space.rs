@@ -13,7 +13,7 @@
 //! pool from [`PAR_THRESHOLD`](crate::par::PAR_THRESHOLD) factors on, with bitwise the serial
 //! results; the sums (`inner`) stay serial ([`par`](crate::par)).
 
-use crate::par::{self, MaybeSendSync};
+use crate::par;
 use core::fmt::Debug;
 use nalgebra::{ComplexField, DVector, RealField, SVector};
 use num_traits::{One, Zero};
@@ -427,9 +427,9 @@ impl<V: StaticVectorSpace, const N: usize> StaticVectorSpace for [V; N] {
     }
 }
 
-impl<V: VectorSpace + MaybeSendSync> VectorSpace for Vec<V>
+impl<V: VectorSpace + Send + Sync> VectorSpace for Vec<V>
 where
-    V::Scalar: MaybeSendSync,
+    V::Scalar: Send + Sync,
 {
     type Scalar = V::Scalar;
     fn zero_like(&self) -> Self {

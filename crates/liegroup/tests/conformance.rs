@@ -15,7 +15,9 @@ use liegroup::testing::{
     KitFailure, KitReport, Law, SampleSet, check_cayley, check_cayley_derivatives, check_group,
     check_group_dual,
 };
-use liegroup::{CayleyGroup, LieError, LieGroup, Rn, Se2, Se3, So2, So3, StaticLieGroup};
+use liegroup::{
+    CayleyGroup, LieError, LieGroup, LieGroupInPlace, Rn, Se2, Se3, So2, So3, StaticLieGroup,
+};
 use proptest::test_runner::{Config, FileFailurePersistence, TestRunner};
 use support::sl2::Sl2;
 
@@ -28,13 +30,13 @@ fn runtime_n() -> usize {
         .unwrap_or(4)
 }
 
-fn run_f64<G: LieGroup<Scalar = f64>>(example: &G) -> KitReport {
+fn run_f64<G: LieGroupInPlace<Scalar = f64>>(example: &G) -> KitReport {
     let rep = check_group(&SampleSet::standard(example)).unwrap_or_else(|f| panic!("{f}"));
     println!("{rep}");
     rep
 }
 
-fn run_dual<G: LieGroup<Scalar = Dual64>>(example: &G) -> KitReport {
+fn run_dual<G: LieGroupInPlace<Scalar = Dual64>>(example: &G) -> KitReport {
     let rep = check_group_dual(&SampleSet::standard(example)).unwrap_or_else(|f| panic!("{f}"));
     println!("{rep}");
     rep
@@ -244,7 +246,12 @@ impl<T: RealField + Copy, const BUG: u8> LieGroup for Faulty<T, BUG> {
             Se2::dexpinv(u, v)
         }
     }
+    fn all_finite(&self) -> bool {
+        self.0.all_finite()
+    }
 }
+
+impl<T: RealField + Copy, const BUG: u8> LieGroupInPlace for Faulty<T, BUG> {}
 
 impl<T: RealField + Copy, const BUG: u8> StaticLieGroup for Faulty<T, BUG> {
     fn identity() -> Self {

@@ -6,7 +6,7 @@
 
 use liegroup::num_dual::Dual64;
 use liegroup::{
-    CayleyGroup, LieError, LieGroup, Se3, So3, StaticLieGroup, dexpinv_series,
+    CayleyGroup, LieError, LieGroup, LieGroupInPlace, Se3, So3, StaticLieGroup, dexpinv_series,
     dexpinv_series_coefficient, hat, vee,
 };
 use nalgebra::{

@@ -76,6 +76,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod error;
 mod fields;

@@ -197,7 +197,10 @@ fn run<A, F>(
     measure: impl Fn(&A::Point) -> (f64, f64, f64, Matrix3<f64>),
 ) -> (A::Point, Drift)
 where
-    A: Action<Group: LieGroup<Scalar = f64>, Point: homogeneous::ManifoldPoint<Scalar = f64>>,
+    A: homogeneous::ActionInPlace<
+            Group: LieGroup<Scalar = f64>,
+            Point: homogeneous::ManifoldPoint<Scalar = f64>,
+        >,
     F: LieVectorField<f64, A::Point, <A::Group as LieGroup>::Algebra>,
 {
     let mut s = find("rkmk4").unwrap().stepper::<A>();

@@ -5,7 +5,7 @@ use crate::commutator_free::{Base, CommutatorFreeScheme, ExpProduct};
 use crate::error::SchemeError;
 use crate::point_map::{AmbientDistance, PointDistance};
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
-use homogeneous::{Action, LieVectorField};
+use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::VectorSpace;
 use liegroup::scalar::{c, re};
 
@@ -118,7 +118,7 @@ pub(crate) struct CfData {
 /// again and names the first stage whose field value was not finite.
 /// [`CommutatorFree::unfused`] turns it off.
 #[derive(Clone, Debug)]
-pub struct CommutatorFree<A: Action, D = AmbientDistance> {
+pub struct CommutatorFree<A: ActionInPlace, D = AmbientDistance> {
     data: CfData,
     name: String,
     distance: D,
@@ -186,7 +186,7 @@ impl CfData {
     }
 }
 
-impl<A: Action> CommutatorFree<A> {
+impl<A: ActionInPlace> CommutatorFree<A> {
     /// A stepper for a scheme of the catalogue (or a user-written one), with the default
     /// distance [`AmbientDistance`] for pairs.
     ///
@@ -211,7 +211,7 @@ impl<A: Action> CommutatorFree<A> {
     }
 }
 
-impl<A: Action, D> CommutatorFree<A, D> {
+impl<A: ActionInPlace, D> CommutatorFree<A, D> {
     pub(crate) fn from_data(data: CfData, name: String, distance: D) -> Self {
         Self {
             fused4: Fused4::of(&data),
@@ -272,7 +272,7 @@ fn dense_combine<V: VectorSpace>(out: &mut V, h: V::Scalar, alpha: &[f64; 4], ks
 /// the stage derivatives known and `ys` the stage points before this one.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn apply_stage<A: Action>(
+fn apply_stage<A: ActionInPlace>(
     action: &A,
     stage: &CfStageData,
     y0: &A::Point,
@@ -284,8 +284,8 @@ fn apply_stage<A: Action>(
     out: &mut A::Point,
 ) {
     match stage.base {
-        None => action.copy_point(out, y0),
-        Some(m) => action.copy_point(out, &ys[m]),
+        None => out.clone_from(y0),
+        Some(m) => out.clone_from(&ys[m]),
     }
     for alpha in &stage.exps {
         combine(v, h, alpha, k);
@@ -294,7 +294,7 @@ fn apply_stage<A: Action>(
     }
 }
 
-impl<A: Action, D> CommutatorFree<A, D> {
+impl<A: ActionInPlace, D> CommutatorFree<A, D> {
     /// The fused step for CF4's shape: the general loop written out on local values (same
     /// operations, same order). `CF4_ZEROS`: CF4's pattern — the exponents of stages 3 and 4
     /// have its zero coefficients (on `k₁` and on `k₂`), whose terms are skipped, and stage 3
@@ -316,7 +316,6 @@ impl<A: Action, D> CommutatorFree<A, D> {
         let Some(fz) = &self.fused4 else {
             unreachable!("called only with CF4's shape")
         };
-        crate::chunked::read_in_pieces!(y);
         let ti = |i: usize| t + h * c::<Scalar<A>>(fz.c[i]);
         let z = action.algebra_zero(y);
         let mut v = z.clone();
@@ -378,7 +377,7 @@ impl<A: Action, D> CommutatorFree<A, D> {
     }
 }
 
-impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> {
+impl<A: ActionInPlace, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -446,7 +445,7 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
             let ti = t + h * c::<Scalar<A>>(data.c[i]);
             if stage.exps.is_empty() && stage.base.is_none() {
                 if data.is_base[i] {
-                    action.copy_point(&mut ys[i], y); // a later stage starts from it
+                    ys[i].clone_from(y); // a later stage starts from it
                 }
                 f.eval(ti, y, &mut k[i]);
             } else {
@@ -462,11 +461,11 @@ impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree<A, D> 
                 });
             }
         }
-        let mut y1 = action.clone_point(y);
+        let mut y1 = y.clone();
         apply_stage(action, &data.update, y, h, &k[..s], ys, v, stats, &mut y1);
         let error = match (tol, &data.update_hat) {
             (Some(tol), Some(hat)) => {
-                let y1_hat = y_hat.get_or_insert_with(|| action.clone_point(y));
+                let y1_hat = y_hat.get_or_insert_with(|| y.clone());
                 apply_stage(action, hat, y, h, k, ys, v, stats, y1_hat);
                 Some(distance.scaled_error(y, &y1, y1_hat, tol))
             }

@@ -31,7 +31,7 @@
 use crate::error::SchemeError;
 use crate::methods::AnyStepper;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
-use homogeneous::{Action, LieVectorField};
+use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::scalar::c;
 
 /// A symmetric composition scheme: the palindromic coefficients `γ₁, …, γₛ` for a symmetric
@@ -271,7 +271,10 @@ impl<S> Composition<S> {
     ///
     /// # Errors
     /// [`SchemeError::InvalidOption`] when the base has odd order (it cannot be symmetric).
-    pub fn new<A: Action>(scheme: &'static CompositionScheme, base: S) -> Result<Self, SchemeError>
+    pub fn new<A: ActionInPlace>(
+        scheme: &'static CompositionScheme,
+        base: S,
+    ) -> Result<Self, SchemeError>
     where
         S: Stepper<A>,
     {
@@ -320,7 +323,7 @@ impl<S> Composition<S> {
     }
 }
 
-impl<A: Action> Composition<AnyStepper<A>>
+impl<A: ActionInPlace> Composition<AnyStepper<A>>
 where
     A::Point: homogeneous::ManifoldPoint,
 {
@@ -337,7 +340,7 @@ where
     }
 }
 
-impl<A: Action, S: Stepper<A>> Stepper<A> for Composition<S> {
+impl<A: ActionInPlace, S: Stepper<A>> Stepper<A> for Composition<S> {
     fn name(&self) -> String {
         self.name.clone()
     }

@@ -5,7 +5,7 @@ use crate::error::SchemeError;
 use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use crate::tableau::ButcherTableau;
-use homogeneous::{Action, LieVectorField};
+use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::scalar::{c, re};
 use liegroup::{CoordinateMap, Exp, VectorSpace};
 use num_traits::{One, Zero};
@@ -59,7 +59,7 @@ impl Default for ImplicitOptions {
 /// is allocated at the first step and kept: later steps allocate only the point they return
 /// (nothing for fixed-size points).
 #[derive(Clone, Debug)]
-pub struct ImplicitRkmk<A: Action, M = Exp> {
+pub struct ImplicitRkmk<A: ActionInPlace, M = Exp> {
     coeffs: Coeffs,
     map: M,
     name: String,
@@ -78,7 +78,7 @@ pub struct ImplicitRkmk<A: Action, M = Exp> {
 
 /// The implicit stepper's buffers (see [`ImplicitRkmk`]'s fields).
 #[derive(Clone, Debug)]
-struct Workspace<A: Action> {
+struct Workspace<A: ActionInPlace> {
     stage: A::Point,
     g: Algebra<A>,
     base: Vec<Scalar<A>>,
@@ -88,7 +88,7 @@ struct Workspace<A: Action> {
     rhs: Vec<Scalar<A>>,
 }
 
-impl<A: Action> ImplicitRkmk<A, Exp> {
+impl<A: ActionInPlace> ImplicitRkmk<A, Exp> {
     /// Implicit RKMK with the exponential map, the group's `dexp⁻¹` and default solver options
     /// (simplified Newton to round-off).
     ///
@@ -106,7 +106,7 @@ impl<A: Action> ImplicitRkmk<A, Exp> {
     }
 }
 
-impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
+impl<A: ActionInPlace, M: PointMap<A>> ImplicitRkmk<A, M> {
     /// Implicit RKMK with any tableau (explicit ones work too), coordinate map and solver options.
     #[must_use]
     pub fn new(tableau: &ButcherTableau, map: M, options: ImplicitOptions) -> Self {
@@ -179,7 +179,7 @@ impl<A: Action, M: PointMap<A>> ImplicitRkmk<A, M> {
                     u.add_scaled(h * c::<Scalar<A>>(a), &self.kt[j]);
                 }
             }
-            action.copy_point(&mut work.stage, y);
+            work.stage.clone_from(y);
             self.map.apply_assign(action, u, &mut work.stage);
             self.stats.exps += 1;
             let ti = t + h * c::<Scalar<A>>(self.coeffs.c[i]);
@@ -264,7 +264,7 @@ fn max_abs<T: nalgebra::RealField + Copy>(v: &[T]) -> f64 {
     v.iter().fold(0.0_f64, |m, x| m.max(re(*x).abs()))
 }
 
-impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
+impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -300,7 +300,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
             self.flat_g = vec![Scalar::<A>::zero(); n];
             let newton = self.options.solver == StageSolver::Newton;
             self.work = Some(Workspace {
-                stage: action.clone_point(y),
+                stage: y.clone(),
                 g: z,
                 base: vec![Scalar::<A>::zero(); n],
                 g0: vec![Scalar::<A>::zero(); n],
@@ -425,7 +425,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                 u.add_scaled(h * c::<Scalar<A>>(b), &self.kt[i]);
             }
         }
-        let mut y1 = action.clone_point(y);
+        let mut y1 = y.clone();
         self.map.apply_assign(action, u, &mut y1);
         self.stats.exps += 1;
         Ok(StepOutput { y: y1, error: None })

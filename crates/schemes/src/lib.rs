@@ -85,10 +85,10 @@
 //! \[But16\] Butcher, Numerical Methods for Ordinary Differential Equations, 3rd ed. (2016).
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod catalogue;
 mod cf;
-mod chunked;
 mod coeffs;
 pub mod commutator_free;
 pub mod composition;

@@ -11,7 +11,7 @@ use crate::rkmk::Rkmk;
 use crate::rkmk4_2c::Rkmk4TwoCommutators;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use crate::tableau::ButcherTableau;
-use homogeneous::{Action, LieVectorField};
+use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::Exp;
 
 /// How a method is built.
@@ -53,14 +53,14 @@ impl MethodSpec {
     /// `A::Point: ManifoldPoint`); see [`stepper_with_distance`](Self::stepper_with_distance)
     /// for points without ambient coordinates (e.g. a user's group acting on itself).
     #[must_use]
-    pub fn stepper<A: Action>(&self) -> AnyStepper<A> {
+    pub fn stepper<A: ActionInPlace>(&self) -> AnyStepper<A> {
         self.stepper_with_distance(AmbientDistance)
     }
 
     /// A stepper whose embedded commutator-free pairs measure their error with `distance`
     /// (e.g. [`GroupLogDistance`](crate::GroupLogDistance) for a group acting on itself).
     #[must_use]
-    pub fn stepper_with_distance<A: Action, D>(&self, distance: D) -> AnyStepper<A, D> {
+    pub fn stepper_with_distance<A: ActionInPlace, D>(&self, distance: D) -> AnyStepper<A, D> {
         let named = |t: &ButcherTableau, map: Exp| -> Rkmk<A, Exp> {
             Rkmk::new(t, map)
                 .expect("catalogue tableaux listed as explicit are explicit")
@@ -241,7 +241,7 @@ pub fn find(id: &str) -> Result<&'static MethodSpec, SchemeError> {
 
 /// Any shipped stepper behind one type (enum dispatch; no allocation, no dynamic dispatch).
 #[derive(Clone, Debug)]
-pub enum AnyStepper<A: Action, D = AmbientDistance> {
+pub enum AnyStepper<A: ActionInPlace, D = AmbientDistance> {
     /// An explicit RKMK method.
     Rkmk(Rkmk<A, Exp>),
     /// An implicit RKMK method.
@@ -263,7 +263,7 @@ macro_rules! dispatch {
     };
 }
 
-impl<A: Action, D: PointDistance<A::Point>> Stepper<A> for AnyStepper<A, D> {
+impl<A: ActionInPlace, D: PointDistance<A::Point>> Stepper<A> for AnyStepper<A, D> {
     fn name(&self) -> String {
         dispatch!(self, s => s.name())
     }

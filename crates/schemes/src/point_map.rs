@@ -1,7 +1,7 @@
 //! Applying a coordinate map's image to a point, and measuring distances between points.
 
 use crate::stepper::{Algebra, Tolerance};
-use homogeneous::{Action, ManifoldPoint};
+use homogeneous::{ActionInPlace, ManifoldPoint};
 use liegroup::scalar::re;
 use liegroup::{Cayley, CayleyGroup, CoordinateMap, Exp, LieGroup, VectorSpace};
 
@@ -10,7 +10,7 @@ use liegroup::{Cayley, CayleyGroup, CoordinateMap, Exp, LieGroup, VectorSpace};
 /// Implemented for [`Exp`] (through [`Action::act_exp`], which actions implement without forming
 /// the group element) and [`Cayley`] (for groups with a Cayley map). A user-defined coordinate
 /// map implements [`CoordinateMap`] and this trait (usually as `action.act(&self.map(u), p)`).
-pub trait PointMap<A: Action>: CoordinateMap<A::Group> {
+pub trait PointMap<A: ActionInPlace>: CoordinateMap<A::Group> {
     /// `ψ(u)·p`.
     fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point;
     /// `p ← ψ(u)·p` (default: [`apply`](Self::apply) and assign; [`Exp`] moves the point in
@@ -20,7 +20,7 @@ pub trait PointMap<A: Action>: CoordinateMap<A::Group> {
     }
 }
 
-impl<A: Action> PointMap<A> for Exp {
+impl<A: ActionInPlace> PointMap<A> for Exp {
     #[inline]
     fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point {
         action.act_exp(u, p)
@@ -31,7 +31,7 @@ impl<A: Action> PointMap<A> for Exp {
     }
 }
 
-impl<A: Action> PointMap<A> for Cayley
+impl<A: ActionInPlace> PointMap<A> for Cayley
 where
     A::Group: CayleyGroup,
 {

@@ -5,7 +5,7 @@ use crate::error::SchemeError;
 use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use crate::tableau::ButcherTableau;
-use homogeneous::{Action, LieVectorField};
+use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::scalar::{c, re};
 use liegroup::{CoordinateMap, Exp, VectorSpace};
 
@@ -57,7 +57,7 @@ use liegroup::{CoordinateMap, Exp, VectorSpace};
 /// (body frame) this took Kutta's method from about 180 to 75 ns per step and Dormand–Prince
 /// from about 400 to 170 ns (`docs/performance.md`). [`Rkmk::unfused`] turns it off too.
 #[derive(Clone, Debug)]
-pub struct Rkmk<A: Action, M = Exp> {
+pub struct Rkmk<A: ActionInPlace, M = Exp> {
     coeffs: Coeffs,
     /// The non-zero `(j, a_ij)` of each row of `A` (explicit part, `j < i`).
     rows: Vec<Vec<(usize, f64)>>,
@@ -124,7 +124,7 @@ impl LocalTableau {
     }
 }
 
-impl<A: Action> Rkmk<A, Exp> {
+impl<A: ActionInPlace> Rkmk<A, Exp> {
     /// RKMK with the exponential map and the group's own `dexp⁻¹` (closed form for the shipped
     /// groups).
     ///
@@ -144,7 +144,7 @@ impl<A: Action> Rkmk<A, Exp> {
     }
 }
 
-impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
+impl<A: ActionInPlace, M: PointMap<A>> Rkmk<A, M> {
     /// RKMK with any tableau and coordinate map (e.g. [`Exp::series`]`(p − 2)` for the
     /// truncated Bernoulli series \[MK99\], or [`Cayley`](liegroup::Cayley)).
     ///
@@ -195,7 +195,6 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         let Some(co) = &self.fused4 else {
             unreachable!("called only with four-stage coefficients")
         };
-        crate::chunked::read_in_pieces!(y);
         let hc = |x: f64| h * c::<Scalar<A>>(x);
         // No finiteness test per stage: an early exit per stage splits the straight-line code
         // into blocks the compiler schedules separately (a fifth of a step on small problems),
@@ -293,7 +292,6 @@ impl<A: Action, M: PointMap<A>> Rkmk<A, M> {
         let Some(tab) = &self.local else {
             unreachable!("called only with a local tableau")
         };
-        crate::chunked::read_in_pieces!(y);
         let hc = |x: f64| h * c::<Scalar<A>>(x);
         let z = action.algebra_zero(y);
         let mut kt: [Algebra<A>; S] = core::array::from_fn(|_| z.clone());
@@ -486,7 +484,7 @@ fn algebra_error<V: VectorSpace>(
     (acc / n.max(1) as f64).sqrt()
 }
 
-impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
+impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -571,7 +569,7 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             if zero_row {
                 f.eval(ti, y, k);
             } else {
-                action.copy_point(yi, y);
+                yi.clone_from(y);
                 self.map.apply_assign(action, u, yi);
                 self.stats.exps += 1;
                 f.eval(ti, yi, k);
@@ -599,10 +597,10 @@ impl<A: Action, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {
             _ => None,
         };
         let y1 = if last_is_y1 {
-            action.clone_point(yi) // ψ(u_s)·y₀ with u_s = σ bitwise (FSAL row)
+            yi.clone() // ψ(u_s)·y₀ with u_s = σ bitwise (FSAL row)
         } else {
             self.stats.exps += 1;
-            let mut y1 = action.clone_point(y);
+            let mut y1 = y.clone();
             self.map.apply_assign(action, sigma, &mut y1);
             y1
         };

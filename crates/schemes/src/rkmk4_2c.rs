@@ -2,9 +2,9 @@
 
 use crate::error::SchemeError;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
-use homogeneous::{Action, LieVectorField};
+use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::scalar::{c, re};
-use liegroup::{LieGroup, VectorSpace};
+use liegroup::{LieGroupInPlace, VectorSpace};
 
 /// The fourth-order RKMK method that needs only two commutators per step \[MKO99\],
 /// \[CCLMO22, §2.2\], with `kᵢ = h f(·)` and nodes `c = (0, ½, ½, 1)`:
@@ -20,7 +20,7 @@ use liegroup::{LieGroup, VectorSpace};
 /// (A published variant with `exp(½k₁ − ⅛[k₁,k₂])` in the third stage drops to order 2 on
 /// state-dependent problems; the convergence tests guard against it.)
 #[derive(Clone, Debug)]
-pub struct Rkmk4TwoCommutators<A: Action> {
+pub struct Rkmk4TwoCommutators<A: ActionInPlace> {
     name: String,
     k: Vec<Algebra<A>>,
     v: Option<Algebra<A>>,
@@ -31,13 +31,13 @@ pub struct Rkmk4TwoCommutators<A: Action> {
     stats: StepStats,
 }
 
-impl<A: Action> Default for Rkmk4TwoCommutators<A> {
+impl<A: ActionInPlace> Default for Rkmk4TwoCommutators<A> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<A: Action> Rkmk4TwoCommutators<A> {
+impl<A: ActionInPlace> Rkmk4TwoCommutators<A> {
     /// The stepper.
     #[must_use]
     pub fn new() -> Self {
@@ -52,7 +52,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
     }
 }
 
-impl<A: Action> Rkmk4TwoCommutators<A> {
+impl<A: ActionInPlace> Rkmk4TwoCommutators<A> {
     /// Replace the name reported by [`Stepper::name`].
     #[must_use]
     pub fn named(mut self, name: impl Into<String>) -> Self {
@@ -61,7 +61,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
     }
 }
 
-impl<A: Action> Rkmk4TwoCommutators<A> {
+impl<A: ActionInPlace> Rkmk4TwoCommutators<A> {
     /// The step on local values (the operations of the buffered loop below, in the same
     /// order). No finiteness test per stage (early exits split the straight-line code, and the
     /// tests cost a tenth of a step): the update exponent `v` is a sum over every `kᵢ` with
@@ -80,7 +80,6 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
     {
         let half: Scalar<A> = c(0.5);
-        crate::chunked::read_in_pieces!(y);
         let z = action.algebra_zero(y);
         let scaled = |ti: Scalar<A>, p: &A::Point| {
             let mut k = z.clone();
@@ -96,7 +95,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
         action.act_exp_assign(&v, &mut stage);
         let k2 = scaled(t2, &stage);
         let mut comm = z.clone();
-        <A::Group as LieGroup>::bracket_into(&k1, &k2, &mut comm);
+        <A::Group as LieGroupInPlace>::bracket_into(&k1, &k2, &mut comm);
         v.clone_from(&k2);
         v.scale_by(half);
         v.add_scaled(c(-0.125), &comm);
@@ -106,7 +105,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
         let mut stage = y.clone();
         action.act_exp_assign(&k3, &mut stage);
         let k4 = scaled(t4, &stage);
-        <A::Group as LieGroup>::bracket_into(&k1, &k4, &mut comm);
+        <A::Group as LieGroupInPlace>::bracket_into(&k1, &k4, &mut comm);
         let sixth: Scalar<A> = c(1.0 / 6.0);
         let third: Scalar<A> = c(2.0 / 6.0);
         v.set_combination(&[
@@ -127,7 +126,7 @@ impl<A: Action> Rkmk4TwoCommutators<A> {
     }
 }
 
-impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
+impl<A: ActionInPlace> Stepper<A> for Rkmk4TwoCommutators<A> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -185,7 +184,7 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
         stage.clone_from(y);
         action.act_exp_assign(v, stage);
         eval(1, t + half * h, stage, k)?;
-        <A::Group as LieGroup>::bracket_into(&k[0], &k[1], comm);
+        <A::Group as LieGroupInPlace>::bracket_into(&k[0], &k[1], comm);
         v.clone_from(&k[1]);
         v.scale_by(half);
         v.add_scaled(c(-0.125), comm);
@@ -195,7 +194,7 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
         stage.clone_from(y);
         action.act_exp_assign(&k[2], stage);
         eval(3, t + h, stage, k)?;
-        <A::Group as LieGroup>::bracket_into(&k[0], &k[3], comm);
+        <A::Group as LieGroupInPlace>::bracket_into(&k[0], &k[3], comm);
         let sixth: Scalar<A> = c(1.0 / 6.0);
         let third: Scalar<A> = c(2.0 / 6.0);
         v.set_combination(&[
@@ -222,7 +221,7 @@ impl<A: Action> Stepper<A> for Rkmk4TwoCommutators<A> {
 /// `k = h f(t, p)`, or the non-finite field error at `t`. Always inlined (one call per stage,
 /// on the step's critical path).
 #[inline(always)]
-fn eval_scaled<A: Action, F>(
+fn eval_scaled<A: ActionInPlace, F>(
     f: &F,
     t: Scalar<A>,
     p: &A::Point,

@@ -1,13 +1,13 @@
 //! How the kit looks at points: charts, constraint errors, scales.
 
-use crate::action::{Action, ManifoldPoint};
+use crate::action::{Action, ActionInPlace, ManifoldPoint};
 use crate::coadjoint::CoadjointAction;
 use crate::left::LeftMultiplication;
 use crate::power::{PowerAction, VecPowerAction};
 use crate::right::RightMultiplication;
 use crate::rotation::RotationAction;
 use crate::tangent_sphere_action::TangentSphereAction;
-use liegroup::{LieGroup, VectorSpace};
+use liegroup::{LieGroup, LieGroupInPlace, VectorSpace};
 use nalgebra::RealField;
 use num_dual::Dual64;
 use num_traits::Zero;
@@ -92,7 +92,7 @@ pub type Scalar<A> = <<A as Action>::Group as LieGroup>::Scalar;
 ///     }
 /// }
 /// ```
-pub trait Observable: Action<Group: LieGroup<Scalar: KitScalar>> {
+pub trait Observable: ActionInPlace<Group: LieGroup<Scalar: KitScalar>> {
     /// Coordinates of `p` in a chart around `base`. The generator's tangent coordinates
     /// ([`VectorSpace::write_coords`] of [`Action::generator`]) must equal
     /// `d/dt chart(p, exp(tξ)·p)|₀`, and the distance of two points `a`, `b` is measured as
@@ -138,7 +138,7 @@ ambient_observable!(TangentSphereAction);
 
 impl<G> Observable for CoadjointAction<G>
 where
-    G: LieGroup<Scalar: KitScalar, Algebra: ManifoldPoint<Scalar = G::Scalar>>,
+    G: LieGroupInPlace<Scalar: KitScalar, Algebra: ManifoldPoint<Scalar = G::Scalar>>,
 {
     fn chart(&self, _base: &G::Algebra, p: &G::Algebra) -> Vec<G::Scalar> {
         ambient_chart(p)
@@ -167,7 +167,7 @@ fn group_scale<G: LieGroup<Scalar: KitScalar>>(p: &G) -> f64 {
         .fold(0.0, |m, x| m.max(x.magnitude()))
 }
 
-impl<G: LieGroup<Scalar: KitScalar>> Observable for LeftMultiplication<G> {
+impl<G: LieGroupInPlace<Scalar: KitScalar>> Observable for LeftMultiplication<G> {
     /// `log(p · base⁻¹)`.
     fn chart(&self, base: &G, p: &G) -> Vec<G::Scalar> {
         group_chart(base, p)
@@ -178,7 +178,7 @@ impl<G: LieGroup<Scalar: KitScalar>> Observable for LeftMultiplication<G> {
     }
 }
 
-impl<G: LieGroup<Scalar: KitScalar>> Observable for RightMultiplication<G> {
+impl<G: LieGroupInPlace<Scalar: KitScalar>> Observable for RightMultiplication<G> {
     /// `log(p · base⁻¹)`, the chart of [`LeftMultiplication`].
     fn chart(&self, base: &G, p: &G) -> Vec<G::Scalar> {
         group_chart(base, p)

@@ -8,7 +8,7 @@
 use super::laws::{series_allowance, structure_bound};
 use super::{KitFailure, KitReport, Law, SampleSet, check_group, coords, magnitude, norm};
 use crate::coord::CayleyGroup;
-use crate::group::LieGroup;
+use crate::group::LieGroupInPlace;
 use crate::vector_space::VectorSpace;
 use core::fmt::Debug;
 use num_dual::Dual64;
@@ -61,7 +61,7 @@ fn show<A: Debug>(label: &str, a: &A) -> String {
 /// As [`check_group`].
 pub fn check_derivatives<G>(samples: &SampleSet<G>) -> Result<KitReport, KitFailure>
 where
-    G: LieGroup<Scalar = Dual64>,
+    G: LieGroupInPlace<Scalar = Dual64>,
 {
     samples.validate()?;
     let tol = samples.tolerances;
@@ -162,7 +162,7 @@ where
 /// As [`check_group`].
 pub fn check_group_dual<G>(samples: &SampleSet<G>) -> Result<KitReport, KitFailure>
 where
-    G: LieGroup<Scalar = Dual64>,
+    G: LieGroupInPlace<Scalar = Dual64>,
 {
     let mut rep = check_group(samples)?;
     rep.merge(check_derivatives(samples)?);

@@ -5,7 +5,7 @@ use super::{
     series_tail_bound,
 };
 use crate::coord::CayleyGroup;
-use crate::group::{LieGroup, MAX_SERIES_ORDER, dexp_series, dexpinv_series};
+use crate::group::{LieGroup, LieGroupInPlace, MAX_SERIES_ORDER, dexp_series, dexpinv_series};
 use crate::scalar::c;
 use crate::vector_space::VectorSpace;
 use core::fmt::Debug;
@@ -76,7 +76,7 @@ fn show<A: Debug>(label: &str, a: &A) -> String {
 /// # Errors
 /// The first violated law as [`KitFailure::Violation`], or [`KitFailure::InvalidSampleSet`]
 /// for an empty or inconsistent sample set.
-pub fn check_group<G: LieGroup>(samples: &SampleSet<G>) -> Result<KitReport, KitFailure> {
+pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitReport, KitFailure> {
     samples.validate()?;
     let tol = samples.tolerances;
     let els = &samples.elements;

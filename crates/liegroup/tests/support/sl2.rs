@@ -26,7 +26,7 @@
 
 use liegroup::nalgebra::{Matrix2, RealField, Vector3};
 use liegroup::scalar::{atan2, c, horner, re};
-use liegroup::{LieGroup, StaticLieGroup};
+use liegroup::{LieGroup, LieGroupInPlace, StaticLieGroup};
 
 /// An element of SL(2, ℝ): a real 2×2 matrix of determinant 1.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -150,7 +150,13 @@ impl<T: RealField + Copy> LieGroup for Sl2<T> {
     fn adjoint(&self, xi: &Vector3<T>) -> Vector3<T> {
         vee(&(self.0 * hat(xi) * self.adjugate()))
     }
+    fn all_finite(&self) -> bool {
+        self.0.iter().all(|x| x.is_finite())
+    }
 }
+
+/// The in-place forms: all defaults.
+impl<T: RealField + Copy> LieGroupInPlace for Sl2<T> {}
 
 impl<T: RealField + Copy> StaticLieGroup for Sl2<T> {
     fn identity() -> Self {

@@ -5,7 +5,7 @@
 //! \[derived+verified\], in the setting of \[CMO14\] and [CCLMO22, §3.2].
 
 use homogeneous::LeftMultiplication;
-use liegroup::{LieGroup, So3, StaticLieGroup, StaticVectorSpace, VectorSpace};
+use liegroup::{LieGroup, LieGroupInPlace, So3, StaticLieGroup, StaticVectorSpace, VectorSpace};
 use nalgebra::{RealField, Vector3};
 use num_traits::{One, Zero};
 
@@ -205,6 +205,9 @@ impl<G: LieGroup> LieGroup for CotangentPoint<G> {
         self.g.all_finite() && self.mu.all_finite()
     }
 }
+
+/// The default in-place forms (integrators on `T*G` move their points through them).
+impl<G: LieGroup> LieGroupInPlace for CotangentPoint<G> {}
 
 impl<G: StaticLieGroup> StaticLieGroup for CotangentPoint<G> {
     fn identity() -> Self {
