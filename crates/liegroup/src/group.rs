@@ -334,7 +334,7 @@ pub trait LieGroupInPlace: LieGroup {
     ///
     /// # Example
     /// ```
-    /// use liegroup::{LieGroup, So3};
+    /// use liegroup::{LieGroup, LieGroupInPlace, So3};
     /// use nalgebra::Vector3;
     /// let (xi, g) = (Vector3::new(0.1, -0.2, 0.3), So3::exp(&Vector3::new(1.0, 0.5, -0.4)));
     /// let mut h = g;
@@ -355,7 +355,7 @@ pub trait LieGroupInPlace: LieGroup {
     ///
     /// # Example
     /// ```
-    /// use liegroup::{LieGroup, So3};
+    /// use liegroup::{LieGroup, LieGroupInPlace, So3};
     /// use nalgebra::Vector3;
     /// let (xi, g) = (Vector3::new(0.1, -0.2, 0.3), So3::exp(&Vector3::new(1.0, 0.5, -0.4)));
     /// let mut h = g;

@@ -26,9 +26,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod angle;
 mod coord;
 mod error;
 mod group;
+pub mod linalg;
 pub mod par;
 mod product;
 mod rn;

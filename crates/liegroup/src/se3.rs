@@ -10,9 +10,10 @@
 //! - se(3)* ≅ ℝ⁶ in the dual basis, `μ = (M, m)` (angular part first), paired by the dot
 //!   product.
 //!
-//! The angle functions of `α = |A|` and their small-angle branches are shared with SO(3) (see
-//! [`crate::so3`]); the additional ones here are `g₂′(α)/α` (in `dexp⁻¹`) and Barfoot's `Q`
-//! coefficients (in `dexp`), all evaluated as Taylor polynomials in `α²` for `α < 2`.
+//! The angle functions of `α = |A|` and their small-angle branches are those of
+//! [`crate::angle`], shared with SO(3); the additional ones here are `g₂′(α)/α` (in `dexp⁻¹`)
+//! and Barfoot's `Q` coefficients (in `dexp`), all evaluated as Taylor polynomials in `α²` for
+//! `α < 2`.
 //!
 //! References: \[CCLMO22, §2.3\] (dexp⁻¹); T. D. Barfoot, *State Estimation for Robotics*, the
 //! left Jacobian of SE(3) (its `Q` matrix, as recorded in REFERENCES.md, gives dexp; the
@@ -22,7 +23,8 @@ use crate::coord::CayleyGroup;
 use crate::error::LieError;
 use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
 use crate::scalar::{c, re};
-use crate::so3::{self, AngleFns, So3, apply_quadratic, rodrigues_matrix};
+use crate::angle::AngleFns;
+use crate::so3::{self, So3, apply_quadratic, rodrigues_matrix};
 use nalgebra::{
     Isometry3, Matrix3, Matrix4, RealField, Translation3, UnitQuaternion, Vector3, Vector6,
 };
