@@ -1,11 +1,12 @@
 //! SO(3) acting on the unit sphere S² by rotation.
 
 use crate::action::{Action, ActionInPlace};
-use crate::rodrigues::{coefficients, rotate_exp};
+use crate::rodrigues::rotate_exp;
 use crate::sphere::Sphere2;
 use core::fmt;
 use core::marker::PhantomData;
 use liegroup::So3;
+use liegroup::angle::sinc_cosc;
 use nalgebra::{RealField, Vector3};
 
 /// SO(3) acting on S² by rotation: `R · q = R q`.
@@ -14,8 +15,9 @@ use nalgebra::{RealField, Vector3};
 ///   `hat(v) b = v × b`, see `docs/notation.md`).
 /// - **`act_exp`** applies Rodrigues' formula to `q` directly, without forming a matrix
 ///   \[HLW06, §IV.8.1\]: `exp(ξ̂) q = q + a ξ×q + b ξ×(ξ×q)` with `a = sin θ/θ`,
-///   `b = (1 − cos θ)/θ²`, `θ = |ξ|`; below `θ² < 10⁻²` both coefficients are their Taylor
-///   polynomials in θ² (through θ⁸), so dual-number derivatives survive at `ξ = 0`.
+///   `b = (1 − cos θ)/θ²`, `θ = |ξ|`, from [`liegroup::angle::sinc_cosc`] (Taylor polynomials
+///   in θ² for `θ < 1/4`, so dual-number derivatives survive at `ξ = 0`; the values of
+///   [`So3::exp`](liegroup::LieGroup::exp)).
 /// - The action is transitive; [`TransitiveAction::transporter`](crate::TransitiveAction)
 ///   returns the minimal rotation ([`minimal_rotation`](crate::minimal_rotation)).
 ///
@@ -84,8 +86,8 @@ impl<T: RealField + Copy> Action for RotationAction<T> {
     /// `exp(ξ̂) q = q + a ξ×q + b ξ×(ξ×q)` (Rodrigues, no matrix).
     #[inline]
     fn act_exp(&self, xi: &Vector3<T>, p: &Sphere2<T>) -> Sphere2<T> {
-        let k = coefficients(xi.norm_squared());
-        Sphere2::new_unchecked(rotate_exp(xi, &k, p.q()))
+        let (a, b) = sinc_cosc(xi.norm_squared());
+        Sphere2::new_unchecked(rotate_exp(xi, a, b, p.q()))
     }
 
     /// `ξ × q`.

@@ -1,11 +1,12 @@
 //! SE(3) acting on TS² by the restriction of its adjoint action.
 
 use crate::action::{Action, ActionInPlace};
-use crate::rodrigues::{coefficients, left_jacobian, rotate_exp};
+use crate::rodrigues::{left_jacobian, rotate_exp};
 use crate::tangent_sphere::TangentSphere2;
 use core::fmt;
 use core::marker::PhantomData;
 use liegroup::Se3;
+use liegroup::angle::AngleFns;
 use nalgebra::{RealField, Vector3, Vector6};
 
 /// SE(3) acting on `TS² = {(q, ω) : |q| = 1, q·ω = 0}` \[CCLMO22, §5.1\]:
@@ -27,9 +28,10 @@ use nalgebra::{RealField, Vector3, Vector6};
 ///
 /// **`act_exp`** forms neither matrix: with `exp(u, v) = (exp(û), V(u) v)` and
 /// `V(u) = I + b û + c û²` (`b = (1 − cos θ)/θ²`, `c = (θ − sin θ)/θ³`, `θ = |u|`),
-/// `q' = exp(û) q` and `ω' = exp(û) ω + (V(u) v) × q'`, Rodrigues applied to vectors; below
-/// `θ² < 10⁻²` the coefficients are Taylor polynomials in θ² (through θ⁸), so dual-number
-/// derivatives survive at `u = 0`.
+/// `q' = exp(û) q` and `ω' = exp(û) ω + (V(u) v) × q'`, Rodrigues applied to vectors. The
+/// coefficients are the angle functions of [`liegroup::angle`] (those of
+/// [`Se3::exp`](liegroup::LieGroup::exp)): Taylor polynomials in θ² below their thresholds, so
+/// dual-number derivatives survive at `u = 0`.
 ///
 /// A pendulum link with `q̇ = ω × q` and `ω̇ = q × h` is the vector field
 /// `f(q, ω) = (ω, q × h)` \[CCLMO22, §5.1\]; the N-fold pendulum uses
@@ -109,10 +111,12 @@ impl<T: RealField + Copy> Action for TangentSphereAction<T> {
     #[inline(always)]
     fn act_exp(&self, xi: &Vector6<T>, p: &TangentSphere2<T>) -> TangentSphere2<T> {
         let (u, v) = split(xi);
-        let k = coefficients(u.norm_squared());
-        let q = rotate_exp(&u, &k, p.q());
-        let a = left_jacobian(&u, &k, &v);
-        let omega = rotate_exp(&u, &k, p.omega()) + a.cross(&q);
+        let mut f = AngleFns::new(u.norm_squared());
+        let (sinc, cosc) = f.sinc_cosc();
+        let sinc3 = f.sinc3();
+        let q = rotate_exp(&u, sinc, cosc, p.q());
+        let a = left_jacobian(&u, cosc, sinc3, &v);
+        let omega = rotate_exp(&u, sinc, cosc, p.omega()) + a.cross(&q);
         TangentSphere2::new_unchecked(q, omega)
     }
 
