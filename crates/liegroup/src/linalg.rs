@@ -88,7 +88,11 @@ pub fn lu_factor_in_place<T: RealField + Copy>(
     piv: &mut [usize],
 ) -> Result<(), FactorError> {
     assert_eq!(a.len(), n * n, "lu_factor_in_place: a is not n × n");
-    assert_eq!(piv.len(), n, "lu_factor_in_place: piv does not have n entries");
+    assert_eq!(
+        piv.len(),
+        n,
+        "lu_factor_in_place: piv does not have n entries"
+    );
     for k in 0..n {
         let mut p = k;
         let mut best = re(a[k * n + k]).abs();
@@ -128,7 +132,11 @@ pub fn lu_factor_in_place<T: RealField + Copy>(
 /// If `lu.len() != n * n`, `piv.len() != n` or `b.len() != n`.
 pub fn lu_solve_in_place<T: RealField + Copy>(lu: &[T], n: usize, piv: &[usize], b: &mut [T]) {
     assert_eq!(lu.len(), n * n, "lu_solve_in_place: lu is not n × n");
-    assert_eq!(piv.len(), n, "lu_solve_in_place: piv does not have n entries");
+    assert_eq!(
+        piv.len(),
+        n,
+        "lu_solve_in_place: piv does not have n entries"
+    );
     assert_eq!(b.len(), n, "lu_solve_in_place: b does not have n entries");
     for (k, &p) in piv.iter().enumerate() {
         b.swap(k, p);
@@ -219,7 +227,11 @@ pub fn cholesky_in_place<T: RealField + Copy>(a: &mut [T], n: usize) -> Result<(
 /// If `r.len() != n * n` or `b.len() != n`.
 pub fn cholesky_solve_in_place<T: RealField + Copy>(r: &[T], n: usize, b: &mut [T]) {
     assert_eq!(r.len(), n * n, "cholesky_solve_in_place: r is not n × n");
-    assert_eq!(b.len(), n, "cholesky_solve_in_place: b does not have n entries");
+    assert_eq!(
+        b.len(),
+        n,
+        "cholesky_solve_in_place: b does not have n entries"
+    );
     for j in 0..n {
         let row = &r[j * n + j..(j + 1) * n];
         let y = b[j] / row[0];

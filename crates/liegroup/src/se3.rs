@@ -19,11 +19,11 @@
 //! left Jacobian of SE(3) (its `Q` matrix, as recorded in REFERENCES.md, gives dexp; the
 //! formula is checked here against the derivative of exp); \[HLW06, §IV.8.3\] (Cayley).
 
+use crate::angle::AngleFns;
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
 use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
 use crate::scalar::{c, re};
-use crate::angle::AngleFns;
 use crate::so3::{self, So3, apply_quadratic, rodrigues_matrix};
 use nalgebra::{
     Isometry3, Matrix3, Matrix4, RealField, Translation3, UnitQuaternion, Vector3, Vector6,

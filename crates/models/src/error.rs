@@ -156,3 +156,19 @@ pub(crate) fn same_len(
         })
     }
 }
+
+/// The inertia matrix `m` (symmetric, `n × n`; column- and row-major storage coincide) is
+/// positive definite: its Cholesky factorization (of a copy) succeeds. Otherwise
+/// [`ModelError::InertiaNotPositiveDefinite`] with the failing pivot.
+pub(crate) fn positive_definite(m: &[f64], n: usize) -> Result<(), ModelError> {
+    let mut r = m.to_vec();
+    liegroup::linalg::cholesky_in_place(&mut r, n).map_err(|e| match e {
+        liegroup::linalg::FactorError::NotPositiveDefinite { index, value } => {
+            ModelError::InertiaNotPositiveDefinite {
+                pivot: index,
+                value,
+            }
+        }
+        _ => unreachable!("a Cholesky factorization fails with NotPositiveDefinite only"),
+    })
+}

@@ -7,7 +7,7 @@
 //! velocity, `π = RΠ` the spatial angular momentum and `ω = RΩ` the spatial angular velocity;
 //! left actions, right-trivialized algebra elements (`ṗ = ξ·p`).
 
-use crate::error::ModelError;
+use crate::error::{ModelError, positive_definite};
 use homogeneous::{
     LeftMultiplication, LieVectorField, RightMultiplication, RotationAction, So3Coadjoint, Sphere2,
 };
@@ -93,25 +93,7 @@ pub(crate) fn validate_inertia(
             s[(j, i)] = avg;
         }
     }
-    // Cholesky pivots of the 3 × 3 matrix.
-    let mut l = Matrix3::<f64>::zeros();
-    for j in 0..3 {
-        let mut d = s[(j, j)];
-        for k in 0..j {
-            d -= l[(j, k)] * l[(j, k)];
-        }
-        if d <= 0.0 {
-            return Err(ModelError::InertiaNotPositiveDefinite { pivot: j, value: d });
-        }
-        l[(j, j)] = d.sqrt();
-        for i in j + 1..3 {
-            let mut v = s[(i, j)];
-            for k in 0..j {
-                v -= l[(i, k)] * l[(j, k)];
-            }
-            l[(i, j)] = v / l[(j, j)];
-        }
-    }
+    positive_definite(s.as_slice(), 3)?;
     Ok(s)
 }
 

@@ -1,9 +1,12 @@
 //! The generic Lagrangian system on (S²)ⁿ \[LLM09, §2\]: inertia matrix, potential, the
 //! Euler–Lagrange equations in angular-velocity form, energy and invariants.
 
-use crate::error::{ModelError, same_len};
+use crate::error::{ModelError, positive_definite, same_len};
 use crate::potential::Potential;
-use nalgebra::{DMatrix, DVector, Vector3, Vector6};
+use liegroup::linalg::{
+    cholesky_in_place, cholesky_solve_in_place, lu_factor_in_place, lu_solve_in_place,
+};
+use nalgebra::{DMatrix, Vector3, Vector6};
 
 /// A Lagrangian mechanical system on (S²)ⁿ with
 ///
@@ -33,7 +36,7 @@ use nalgebra::{DMatrix, DVector, Vector3, Vector6};
 ///
 /// When `M` is diagonal (bodies coupled only through the potential) the system decouples:
 /// `ω̇ᵢ = −qᵢ × ∂V/∂qᵢ / Mᵢᵢ`, and no matrix is formed. Otherwise the system is assembled and
-/// solved by an in-place Cholesky factorization (an LU factorization with partial pivoting
+/// solved by an in-place Cholesky factorization ([`liegroup::linalg`]; an LU factorization with partial pivoting
 /// takes over if a state far off the manifold makes `A` indefinite). Both formulations below
 /// use this one solve:
 ///
@@ -59,8 +62,12 @@ pub struct SphereSystem<P> {
 #[derive(Clone, Debug)]
 pub struct Workspace {
     n: usize,
-    a: DMatrix<f64>,
-    b: DVector<f64>,
+    /// `A(q)`, row-major `3n × 3n`, and then its factors.
+    a: Vec<f64>,
+    /// The row exchanges of the LU fallback.
+    piv: Vec<usize>,
+    /// `b(q, ω)`, and then `ω̇`.
+    b: Vec<f64>,
     pub(crate) grad: Vec<Vector3<f64>>,
     pub(crate) accel: Vec<Vector3<f64>>,
     pub(crate) q: Vec<Vector3<f64>>,
@@ -131,10 +138,7 @@ impl<P: Potential> SphereSystem<P> {
                 m[(j, i)] = s;
             }
         }
-        let mut l = m.clone();
-        if let Err((pivot, value)) = cholesky_in_place(&mut l) {
-            return Err(ModelError::InertiaNotPositiveDefinite { pivot, value });
-        }
+        positive_definite(m.as_slice(), n)?;
         let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || m[(i, j)] == 0.0));
         Ok(Self {
             inertia: m,
@@ -175,8 +179,9 @@ impl<P: Potential> SphereSystem<P> {
         let m = if self.diagonal { 0 } else { 3 * n };
         Workspace {
             n,
-            a: DMatrix::zeros(m, m),
-            b: DVector::zeros(m),
+            a: vec![0.0; m * m],
+            piv: vec![0; m],
+            b: vec![0.0; m],
             grad: vec![Vector3::zeros(); n],
             accel: vec![Vector3::zeros(); n],
             q: vec![Vector3::zeros(); n],
@@ -214,44 +219,47 @@ impl<P: Potential> SphereSystem<P> {
                 }
             }
             bi += q[i].cross(&s);
-            ws.b.fixed_rows_mut::<3>(3 * i).copy_from(&bi);
+            ws.b[3 * i..3 * i + 3].copy_from_slice(bi.as_slice());
         }
+        let dim = 3 * n;
         self.assemble(q, &mut ws.a);
-        if cholesky_in_place(&mut ws.a).is_ok() {
-            cholesky_solve_in_place(&ws.a, &mut ws.b);
+        if cholesky_in_place(&mut ws.a, dim).is_ok() {
+            cholesky_solve_in_place(&ws.a, dim, &mut ws.b);
         } else {
             self.assemble(q, &mut ws.a);
-            if !lu_solve_in_place(&mut ws.a, &mut ws.b) {
+            if lu_factor_in_place(&mut ws.a, dim, &mut ws.piv).is_ok() {
+                lu_solve_in_place(&ws.a, dim, &ws.piv, &mut ws.b);
+            } else {
                 ws.b.fill(f64::NAN);
             }
         }
         for i in 0..n {
-            ws.accel[i] = ws.b.fixed_rows::<3>(3 * i).into_owned();
+            ws.accel[i] = Vector3::from_column_slice(&ws.b[3 * i..3 * i + 3]);
         }
         v
     }
 
-    /// The matrix `A(q)` of eq. (2.11): blocks `Mᵢᵢ I` and `−Mᵢⱼ q̂ᵢ q̂ⱼ = −Mᵢⱼ (qⱼqᵢᵀ − (qᵢ·qⱼ) I)`.
-    fn assemble(&self, q: &[Vector3<f64>], a: &mut DMatrix<f64>) {
+    /// The matrix `A(q)` of eq. (2.11), row-major `3n × 3n`: blocks `Mᵢᵢ I` and
+    /// `−Mᵢⱼ q̂ᵢ q̂ⱼ = −Mᵢⱼ (qⱼqᵢᵀ − (qᵢ·qⱼ) I)`.
+    fn assemble(&self, q: &[Vector3<f64>], a: &mut [f64]) {
         let n = self.bodies();
+        let dim = 3 * n;
         let m = &self.inertia;
         for i in 0..n {
             for j in 0..n {
-                let mut blk = a.fixed_view_mut::<3, 3>(3 * i, 3 * j);
-                if i == j {
-                    blk.fill(0.0);
-                    blk.fill_diagonal(m[(i, i)]);
-                } else {
-                    let mij = m[(i, j)];
-                    let c = q[i].dot(&q[j]);
+                let c = q[i].dot(&q[j]);
+                for row in 0..3 {
                     for col in 0..3 {
-                        for row in 0..3 {
+                        let x = if i == j {
+                            if row == col { m[(i, i)] } else { 0.0 }
+                        } else {
                             let mut x = -q[j][row] * q[i][col];
                             if row == col {
                                 x += c;
                             }
-                            blk[(row, col)] = mij * x;
-                        }
+                            m[(i, j)] * x
+                        };
+                        a[(3 * i + row) * dim + 3 * j + col] = x;
                     }
                 }
             }
@@ -451,99 +459,4 @@ pub fn tangency_error(q: &[Vector3<f64>], omega: &[Vector3<f64>]) -> f64 {
         .zip(omega)
         .map(|(qi, wi)| qi.dot(wi).abs())
         .fold(0.0, f64::max)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Dense kernels (in place, allocation free)
-// ---------------------------------------------------------------------------------------------
-
-/// Cholesky factorization `A = LLᵀ` in place (the lower triangle of `a` becomes `L`; the strict
-/// upper triangle is left untouched). Right-looking, column oriented (contiguous in
-/// column-major storage). Returns the failing pivot and its value if `A` is not positive
-/// definite.
-fn cholesky_in_place(a: &mut DMatrix<f64>) -> Result<(), (usize, f64)> {
-    let m = a.nrows();
-    for j in 0..m {
-        let d = a[(j, j)];
-        if !(d > 0.0 && d.is_finite()) {
-            return Err((j, d));
-        }
-        let d = d.sqrt();
-        a[(j, j)] = d;
-        let inv = 1.0 / d;
-        for i in j + 1..m {
-            a[(i, j)] *= inv;
-        }
-        for k in j + 1..m {
-            let lkj = a[(k, j)];
-            if lkj != 0.0 {
-                for i in k..m {
-                    let lij = a[(i, j)];
-                    a[(i, k)] -= lij * lkj;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Solve `LLᵀx = b` in place with the factor from [`cholesky_in_place`].
-fn cholesky_solve_in_place(l: &DMatrix<f64>, b: &mut DVector<f64>) {
-    let m = l.nrows();
-    for j in 0..m {
-        let bj = b[j] / l[(j, j)];
-        b[j] = bj;
-        for i in j + 1..m {
-            b[i] -= l[(i, j)] * bj;
-        }
-    }
-    for j in (0..m).rev() {
-        let mut s = b[j];
-        for i in j + 1..m {
-            s -= l[(i, j)] * b[i];
-        }
-        b[j] = s / l[(j, j)];
-    }
-}
-
-/// Solve `Ax = b` in place by Gaussian elimination with partial pivoting (`a` is destroyed);
-/// `false` when a pivot vanishes.
-fn lu_solve_in_place(a: &mut DMatrix<f64>, b: &mut DVector<f64>) -> bool {
-    let m = a.nrows();
-    for k in 0..m {
-        let mut p = k;
-        let mut best = a[(k, k)].abs();
-        for i in k + 1..m {
-            if a[(i, k)].abs() > best {
-                best = a[(i, k)].abs();
-                p = i;
-            }
-        }
-        if !(best > 0.0 && best.is_finite()) {
-            return false;
-        }
-        if p != k {
-            a.swap_rows(p, k);
-            b.swap_rows(p, k);
-        }
-        let inv = 1.0 / a[(k, k)];
-        for i in k + 1..m {
-            let f = a[(i, k)] * inv;
-            if f != 0.0 {
-                for j in k + 1..m {
-                    let akj = a[(k, j)];
-                    a[(i, j)] -= f * akj;
-                }
-                b[i] -= f * b[k];
-            }
-        }
-    }
-    for k in (0..m).rev() {
-        let mut s = b[k];
-        for j in k + 1..m {
-            s -= a[(k, j)] * b[j];
-        }
-        b[k] = s / a[(k, k)];
-    }
-    true
 }

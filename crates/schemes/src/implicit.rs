@@ -6,6 +6,7 @@ use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use crate::tableau::ButcherTableau;
 use homogeneous::{ActionInPlace, LieVectorField};
+use liegroup::linalg::{lu_factor_in_place, lu_solve_in_place};
 use liegroup::scalar::{c, re};
 use liegroup::{CoordinateMap, Exp, VectorSpace};
 use num_traits::{One, Zero};
@@ -206,60 +207,6 @@ impl<A: ActionInPlace, M: PointMap<A>> ImplicitRkmk<A, M> {
     }
 }
 
-/// LU factorization with partial pivoting, in place (row-major `n × n`; `piv[k]` is the row
-/// exchanged with row `k` at step `k`), the algorithm of `nalgebra::LU` without its
-/// allocations. `false` if a pivot is exactly zero (singular).
-fn lu_factor<T: nalgebra::RealField + Copy>(a: &mut [T], n: usize, piv: &mut [usize]) -> bool {
-    for k in 0..n {
-        let mut p = k;
-        for i in k + 1..n {
-            if re(a[i * n + k]).abs() > re(a[p * n + k]).abs() {
-                p = i;
-            }
-        }
-        piv[k] = p;
-        if a[p * n + k] == T::zero() {
-            return false;
-        }
-        if p != k {
-            for j in 0..n {
-                a.swap(k * n + j, p * n + j);
-            }
-        }
-        let pivot = a[k * n + k];
-        for i in k + 1..n {
-            let l = a[i * n + k] / pivot;
-            a[i * n + k] = l;
-            for j in k + 1..n {
-                let akj = a[k * n + j];
-                a[i * n + j] -= l * akj;
-            }
-        }
-    }
-    true
-}
-
-/// Solve `A x = b` in place (`b ← x`) from the factors of [`lu_factor`].
-fn lu_solve<T: nalgebra::RealField + Copy>(a: &[T], n: usize, piv: &[usize], b: &mut [T]) {
-    for (k, &p) in piv.iter().enumerate().take(n) {
-        b.swap(k, p);
-    }
-    for i in 0..n {
-        let mut x = b[i];
-        for j in 0..i {
-            x -= a[i * n + j] * b[j];
-        }
-        b[i] = x;
-    }
-    for i in (0..n).rev() {
-        let mut x = b[i];
-        for j in i + 1..n {
-            x -= a[i * n + j] * b[j];
-        }
-        b[i] = x / a[i * n + i];
-    }
-}
-
 fn max_abs<T: nalgebra::RealField + Copy>(v: &[T]) -> f64 {
     v.iter().fold(0.0_f64, |m, x| m.max(re(*x).abs()))
 }
@@ -361,7 +308,8 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                 self.load();
                 let work = self.work.as_mut().expect("allocated");
                 self.flat_g.copy_from_slice(&work.g0);
-                if !lu_factor(&mut work.lu, n, &mut work.piv) {
+                // A singular (or non-finite) Jacobian: Newton cannot start.
+                if lu_factor_in_place(&mut work.lu, n, &mut work.piv).is_err() {
                     return Err(SchemeError::NonConvergence {
                         t: re(t),
                         residual: f64::INFINITY,
@@ -388,7 +336,7 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                 for ((r, a), b) in work.rhs.iter_mut().zip(&self.flat).zip(&self.flat_g) {
                     *r = *b - *a;
                 }
-                lu_solve(&work.lu, n, &work.piv, &mut work.rhs);
+                lu_solve_in_place(&work.lu, n, &work.piv, &mut work.rhs);
                 residual = max_abs(&work.rhs);
                 for (x, dx) in self.flat.iter_mut().zip(&work.rhs) {
                     *x += *dx;
@@ -436,51 +384,5 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
     }
     fn reset_stats(&mut self) {
         self.stats = StepStats::default();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{lu_factor, lu_solve};
-    use nalgebra::{DMatrix, DVector};
-
-    /// The in-place LU solves like `nalgebra`'s (pivoting included: the matrices have small
-    /// leading entries), and reports exactly singular matrices.
-    #[test]
-    fn in_place_lu_solves_like_nalgebra() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
-        for n in [1, 2, 5, 12] {
-            for _ in 0..20 {
-                let m = DMatrix::<f64>::from_fn(
-                    n,
-                    n,
-                    |i, j| if i == j { 1e-13 * rnd() } else { rnd() },
-                );
-                let b = DVector::<f64>::from_fn(n, |_, _| rnd());
-                let want = m.clone().lu().solve(&b).unwrap();
-                let mut a: Vec<f64> = (0..n * n).map(|k| m[(k / n, k % n)]).collect();
-                let mut piv = vec![0; n];
-                assert!(lu_factor(&mut a, n, &mut piv));
-                let mut x = b.as_slice().to_vec();
-                lu_solve(&a, n, &piv, &mut x);
-                let err = (DVector::from_vec(x) - &want).amax();
-                assert!(err <= 1e-10 * want.amax().max(1.0), "n = {n}: {err:e}");
-            }
-        }
-        // A zero diagonal needs the row exchanges.
-        let mut a = vec![0.0, 1.0, 2.0, 1.0, 0.0, 3.0, 2.0, 3.0, 0.0];
-        let mut piv = vec![0; 3];
-        assert!(lu_factor(&mut a, 3, &mut piv));
-        let mut x: Vec<f64> = vec![3.0, 4.0, 5.0]; // A (1, 1, 1)ᵀ
-        lu_solve(&a, 3, &piv, &mut x);
-        assert!(x.iter().all(|v| (v - 1.0).abs() < 1e-15), "{x:?}");
-        let mut singular = vec![1.0, 2.0, 2.0, 4.0];
-        assert!(!lu_factor(&mut singular, 2, &mut [0, 0]));
     }
 }

@@ -43,7 +43,6 @@
 //! are restored as in `REFERENCES.md` ("Lagrangian systems on (S²)ⁿ").
 
 mod lagrangian;
-mod linalg;
 mod sphere;
 
 pub use lagrangian::{SphereLagrangian, VariationalScalar, sphere_energy};

@@ -1,13 +1,13 @@
 //! The Lee–Leok–McClamroch variational integrator on (S²)ⁿ [LLM09, §3].
 
 use super::lagrangian::{SphereLagrangian, VariationalScalar};
-use super::linalg::{is_positive_definite, solve_in_place};
 use crate::error::SchemeError;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use homogeneous::{
     LieVectorField, PowerAction, SPHERE_TOLERANCE, TANGENCY_TOLERANCE, TangentSphere2,
     TangentSphereAction, VecPowerAction,
 };
+use liegroup::linalg::{cholesky_in_place, lu_factor_in_place, lu_solve_in_place};
 use liegroup::par;
 use liegroup::scalar::{c, re};
 use nalgebra::{Matrix3, Vector3};
@@ -225,6 +225,8 @@ struct Work<T: VariationalScalar> {
     delta_new: Vec<Vector3<T>>,
     dd: Vec<Matrix3<T>>,
     jac: Vec<T>,
+    /// The row exchanges of the LU factorization of `jac`.
+    piv: Vec<usize>,
     rhs: Vec<T>,
 }
 
@@ -245,6 +247,7 @@ impl<T: VariationalScalar> Work<T> {
             delta_new: Vec::new(),
             dd: Vec::new(),
             jac: Vec::new(),
+            piv: Vec::new(),
             rhs: Vec::new(),
         }
     }
@@ -273,6 +276,7 @@ impl<T: VariationalScalar> Work<T> {
         if !diagonal {
             self.dd = vec![Matrix3::zeros(); n];
             self.jac = vec![T::zero(); 9 * n * n];
+            self.piv = vec![0; 3 * n];
             self.rhs = vec![T::zero(); 3 * n];
         }
     }
@@ -582,7 +586,7 @@ fn dense_inertia<L: SphereLagrangian>(lagrangian: &L, n: usize) -> Result<Vec<f6
             m[j * n + i] = s;
         }
     }
-    if !is_positive_definite(&m, n) {
+    if cholesky_in_place(&mut m.clone(), n).is_err() {
         return Err("inertia matrix not positive definite".into());
     }
     Ok(m)
@@ -1067,9 +1071,10 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
             if !residual.is_finite() {
                 break;
             }
-            if !solve_in_place(&mut w.jac, &mut w.rhs, dim) {
+            if lu_factor_in_place(&mut w.jac, dim, &mut w.piv).is_err() {
                 break;
             }
+            lu_solve_in_place(&w.jac, dim, &w.piv, &mut w.rhs);
             let mut step = 0.0_f64;
             for i in 0..n {
                 for k in 0..3 {
@@ -1186,12 +1191,13 @@ impl<L: SphereLagrangian, T: VariationalScalar> SphereVariational<L, T> {
                 w.rhs[3 * i + k] = w.w1[i][k];
             }
         }
-        if !solve_in_place(&mut w.jac, &mut w.rhs, dim) {
+        if lu_factor_in_place(&mut w.jac, dim, &mut w.piv).is_err() {
             return Err(SchemeError::NonFinite {
                 what: "angular velocity (singular matrix in (3.12))",
                 t,
             });
         }
+        lu_solve_in_place(&w.jac, dim, &w.piv, &mut w.rhs);
         for i in 0..n {
             w.w1[i] = Vector3::new(w.rhs[3 * i], w.rhs[3 * i + 1], w.rhs[3 * i + 2]);
         }
