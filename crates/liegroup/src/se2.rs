@@ -6,76 +6,37 @@
 //!
 //! See [`Se2`] for the closed forms and their small-angle branches.
 
+use crate::angle;
 use crate::coord::CayleyGroup;
 use crate::error::LieError;
 use crate::group::{LieGroup, LieGroupInPlace, StaticLieGroup};
-use crate::scalar::{c, horner, re};
+use crate::scalar::{c, re};
 use crate::so2::So2;
 use nalgebra::{Matrix3, RealField, Vector2, Vector3};
 
-/// Taylor coefficients of `sin x/x` in powers of x²: `(−1)ᵏ/(2k+1)!`, k = 0 … 9.
-const SINC_TAYLOR: [f64; 10] = [
-    1.0,
-    -1.0 / 6.0,
-    1.0 / 120.0,
-    -1.0 / 5040.0,
-    1.0 / 362_880.0,
-    -1.0 / 39_916_800.0,
-    1.0 / 6_227_020_800.0,
-    -1.0 / 1_307_674_368_000.0,
-    1.0 / 355_687_428_096_000.0,
-    -1.0 / 121_645_100_408_832_000.0,
-];
-
-/// `x²` below which [`sinc`] uses its Taylor polynomial.
-const SINC_THRESHOLD: f64 = 1.0;
-
-/// Taylor coefficients of `(x − sin x)/x³` in powers of x²: `(−1)ᵏ/(2k+3)!`, k = 0 … 11.
-const C3_TAYLOR: [f64; 12] = [
-    1.0 / 6.0,
-    -1.0 / 120.0,
-    1.0 / 5040.0,
-    -1.0 / 362_880.0,
-    1.0 / 39_916_800.0,
-    -1.0 / 6_227_020_800.0,
-    1.0 / 1_307_674_368_000.0,
-    -1.0 / 355_687_428_096_000.0,
-    1.0 / 121_645_100_408_832_000.0,
-    -1.0 / 51_090_942_171_709_440_000.0,
-    1.0 / 25_852_016_738_884_976_640_000.0,
-    -1.0 / 15_511_210_043_330_985_984_000_000.0,
-];
-
-/// `x²` below which [`c3`] uses its Taylor polynomial.
-const C3_THRESHOLD: f64 = 4.0;
-
-/// `sin x/x`, smooth through 0 (see the module docs for the branch).
+/// `sin x/x`, smooth through 0: the series of [`angle::sinc`] for `x² < 1/16`, else
+/// `sin x/x` from `x` itself (not from `x²`: SE(2) angles are not reduced to `(−π, π]`, and the
+/// rounding of a large `x²` would show in `sin`).
 #[inline]
 pub(crate) fn sinc<T: RealField + Copy>(x: T) -> T {
     let x2 = x * x;
-    if re(x2) < SINC_THRESHOLD {
-        horner(&SINC_TAYLOR, x2)
+    if re(x2) < angle::SMALL_ANGLE_SQ {
+        angle::sinc(x2)
     } else {
         x.sin() / x
     }
 }
 
-/// `(x − sin x)/x³`, smooth through 0 (see the module docs for the branch).
+/// `(x − sin x)/x³` ([`angle::sinc3`]).
 #[inline]
 pub(crate) fn c3<T: RealField + Copy>(x: T) -> T {
-    let x2 = x * x;
-    if re(x2) < C3_THRESHOLD {
-        horner(&C3_TAYLOR, x2)
-    } else {
-        (x - x.sin()) / (x2 * x)
-    }
+    angle::sinc3(x * x)
 }
 
-/// `(1 − cos x)/x² = ½ sinc(x/2)²`.
+/// `(1 − cos x)/x²` ([`angle::cosc`], evaluated as `½ (sin(x/2)/(x/2))²`).
 #[inline]
 fn c2<T: RealField + Copy>(x: T) -> T {
-    let s = sinc(x * c::<T>(0.5));
-    s * s * c::<T>(0.5)
+    angle::cosc(x * x)
 }
 
 /// `J v = (−v_y, v_x)`.
@@ -151,17 +112,19 @@ fn dexp_lower_left<T: RealField + Copy>(w: T, v: &Vector2<T>) -> Vector2<T> {
 /// iω/(e^{iω} − 1) = (ω/2) e^{−iω/2}/sin(ω/2)`.
 ///
 /// # Small-angle branches
-/// The scalar functions are evaluated by Taylor polynomials in ω² below a threshold and in
-/// closed form above it; both branches agree to a few ulps at the switch and every branch is a
-/// polynomial (or a quotient of non-vanishing smooth functions), so dual-number derivatives are
-/// exact at ω = 0:
+/// The scalar functions are those of [`crate::angle`]: Taylor polynomials in ω² below a
+/// threshold and closed forms above it; both branches agree to a few ulps at the switch and
+/// every branch is a polynomial (or a quotient of non-vanishing smooth functions), so
+/// dual-number derivatives are exact at ω = 0:
 ///
-/// - `sinc(x) = sin x/x`: Taylor through x¹⁸ for `x² < 1` (truncation < 3e-20); `sin x/x`
-///   above (≤ 2 ulp, and the dual derivative `cos x/x − sin x/x²` loses ≤ ε/x ≤ ε absolute).
-/// - `(1 − cos ω)/ω² = ½ sinc(ω/2)²` (uses `1 − cos ω = 2 sin²(ω/2)`: no cancellation).
+/// - `sinc(x) = sin x/x`: the Taylor polynomial of [`angle::sinc`] for `x² < 1/16`; `sin x/x`
+///   from `x` itself above (≤ 2 ulp, and the dual derivative `cos x/x − sin x/x²` loses
+///   ≤ ε/x ≤ 4ε absolute).
+/// - `(1 − cos ω)/ω²` = [`angle::cosc`]`(ω²)` (`½ (sin(ω/2)/(ω/2))²` above `ω² = 1/16`: no
+///   cancellation).
 /// - `(ω/2) cot(ω/2) = cos(ω/2)/sinc(ω/2)` (no cancellation).
-/// - `c₃(ω) = (ω − sin ω)/ω³`: Taylor through ω²² for `ω² < 4` (truncation < 1e-21);
-///   closed form above, where the cancellation in `ω − sin ω` costs at most a factor
+/// - `c₃(ω) = (ω − sin ω)/ω³` = [`angle::sinc3`]`(ω²)`: Taylor polynomial for `ω² < 4`, closed
+///   form above, where the cancellation in `ω − sin ω` costs at most a factor
 ///   `ω/(ω − sin ω) ≤ 1.9` (≤ 3 ulp).
 ///
 /// # Example

@@ -8,6 +8,7 @@ use crate::error::SchemeError;
 use crate::implicit::{ImplicitOptions, StageSolver};
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use homogeneous::LieVectorField;
+use liegroup::angle::AngleFns;
 use liegroup::scalar::{c, re};
 use liegroup::{CayleyGroup, LieGroup, So3, hat};
 use nalgebra::{Matrix3, RealField, Vector3};
@@ -279,9 +280,11 @@ impl<P> Lgvi<P> {
     }
 }
 
-/// `a = sin θ/θ`, `b = (1 − cos θ)/θ²`, `α = (θ cos θ − sin θ)/θ³`,
-/// `β = (θ sin θ − 2(1 − cos θ))/θ⁴` at `θ² = t2`; Taylor polynomials in `θ²` (12 terms) for
-/// `θ < ½`.
+/// `a = sin θ/θ`, `b = (1 − cos θ)/θ²`, `α = (θ cos θ − sin θ)/θ³ = 2 da/d(θ²)`,
+/// `β = (θ sin θ − 2(1 − cos θ))/θ⁴ = 2 db/d(θ²)` at `θ² = t2`, from the functions of
+/// [`liegroup::angle`]: with `θ cos θ = θ − θ³ b` and `sin θ = θ − θ³ (θ − sin θ)/θ³`,
+/// `α = (θ − sin θ)/θ³ − b` and `β = 2 q₂ − (θ − sin θ)/θ³`, `q₂ = (½ − b)/θ²` (no
+/// cancellation in `α ≈ −1/3`; a factor 3 in `β ≈ −1/12`).
 struct ExpFns<T> {
     a: T,
     b: T,
@@ -289,51 +292,16 @@ struct ExpFns<T> {
     beta: T,
 }
 
-/// Below this `θ²` the Taylor polynomials are used (remainder below `θ²⁴/25! ≈ 4e-33`).
-const EXP_SERIES_THRESHOLD: f64 = 0.25;
-/// Number of Taylor terms.
-const EXP_SERIES_TERMS: usize = 12;
-
 impl<T: RealField + Copy> ExpFns<T> {
     fn new(t2: T) -> Self {
-        if re(t2) < EXP_SERIES_THRESHOLD {
-            // a = Σ (−1)ᵏ θ²ᵏ/(2k+1)!, b = Σ (−1)ᵏ θ²ᵏ/(2k+2)!,
-            // α = Σ_{k≥1} (−1)ᵏ 2k θ²ᵏ⁻²/(2k+1)!, β = Σ_{k≥1} (−1)ᵏ 2k θ²ᵏ⁻²/(2k+2)!.
-            let mut ca = [0.0; EXP_SERIES_TERMS];
-            let mut cb = [0.0; EXP_SERIES_TERMS];
-            let mut calpha = [0.0; EXP_SERIES_TERMS];
-            let mut cbeta = [0.0; EXP_SERIES_TERMS];
-            let mut fact = 1.0_f64; // (2k+1)!
-            for k in 0..EXP_SERIES_TERMS {
-                if k > 0 {
-                    fact *= (2 * k) as f64 * (2 * k + 1) as f64;
-                }
-                let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
-                ca[k] = sign / fact;
-                cb[k] = sign / (fact * (2 * k + 2) as f64);
-                if k > 0 {
-                    calpha[k - 1] = sign * (2 * k) as f64 / fact;
-                    cbeta[k - 1] = sign * (2 * k) as f64 / (fact * (2 * k + 2) as f64);
-                }
-            }
-            let horner = |coeffs: &[f64]| liegroup::scalar::horner::<T>(coeffs, t2);
-            Self {
-                a: horner(&ca),
-                b: horner(&cb),
-                alpha: horner(&calpha[..EXP_SERIES_TERMS - 1]),
-                beta: horner(&cbeta[..EXP_SERIES_TERMS - 1]),
-            }
-        } else {
-            let theta = t2.sqrt();
-            let (s, co) = theta.sin_cos();
-            let half = (theta * c::<T>(0.5)).sin();
-            let one_minus_cos = half * half * c::<T>(2.0);
-            Self {
-                a: s / theta,
-                b: one_minus_cos / t2,
-                alpha: (theta * co - s) / (t2 * theta),
-                beta: (theta * s - one_minus_cos * c::<T>(2.0)) / (t2 * t2),
-            }
+        let mut f = AngleFns::new(t2);
+        let (a, b) = f.sinc_cosc();
+        let sinc3 = f.sinc3();
+        Self {
+            a,
+            b,
+            alpha: sinc3 - b,
+            beta: f.q2() * c::<T>(2.0) - sinc3,
         }
     }
 }
@@ -394,5 +362,51 @@ where
 
     fn reset_stats(&mut self) {
         self.stats = StepStats::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExpFns;
+
+    /// `α = Σ_{k≥1} (−1)ᵏ 2k θ²ᵏ⁻²/(2k+1)!` and `β = Σ_{k≥1} (−1)ᵏ 2k θ²ᵏ⁻²/(2k+2)!` (the
+    /// derivatives `2 d/d(θ²)` of the series of `a` and `b`), summed to convergence.
+    fn series(t2: f64) -> (f64, f64) {
+        let (mut alpha, mut beta, mut fact, mut p) = (0.0, 0.0, 1.0_f64, 1.0);
+        for k in 1..40 {
+            fact *= (2 * k) as f64 * (2 * k + 1) as f64; // (2k+1)!
+            let term = if k % 2 == 0 { 1.0 } else { -1.0 } * (2 * k) as f64 * p / fact;
+            alpha += term;
+            beta += term / (2 * k + 2) as f64;
+            p *= t2;
+        }
+        (alpha, beta)
+    }
+
+    /// `α` and `β` against their Taylor series (`θ < 2`) and against their closed forms where
+    /// those do not cancel (`θ ≥ 1`).
+    #[test]
+    fn alpha_and_beta_match_their_definitions() {
+        for theta in [0.0, 1e-4, 0.1, 0.24, 0.26, 0.5, 1.0, 1.5, 1.9, 2.1, 3.0] {
+            let t2: f64 = theta * theta;
+            let fns = ExpFns::new(t2);
+            let mut refs = Vec::new();
+            if theta < 2.0 {
+                refs.push(series(t2));
+            }
+            if theta >= 1.0 {
+                let (s, c) = theta.sin_cos();
+                refs.push((
+                    (theta * c - s) / (t2 * theta),
+                    (theta * s - 2.0 * (1.0 - c)) / (t2 * t2),
+                ));
+            }
+            for (alpha, beta) in refs {
+                let ea = (fns.alpha - alpha).abs() / (f64::EPSILON * alpha.abs());
+                let eb = (fns.beta - beta).abs() / (f64::EPSILON * beta.abs());
+                assert!(ea <= 8.0, "α at θ = {theta}: {ea} ulp");
+                assert!(eb <= 24.0, "β at θ = {theta}: {eb} ulp");
+            }
+        }
     }
 }
