@@ -511,7 +511,7 @@ impl<T: RealField + Copy> LieGroupInPlace for So3<T> {
     /// `Γ = Rᵀe₃`, the third row; a free body reading none) pays for those rows only once the
     /// call is inlined — which it always is: integrators call it on their critical path (the
     /// stage update of body-frame equations, see
-    /// [`exp_left_mul_assign`](LieGroup::exp_left_mul_assign)).
+    /// [`exp_left_mul_assign`](LieGroupInPlace::exp_left_mul_assign)).
     #[inline(always)]
     fn exp_right_mul_assign(&mut self, u: &Vector3<T>) {
         let (a, b) = sinc_cosc(u.dot(u));
