@@ -15,8 +15,9 @@ use crate::so2::So2;
 use nalgebra::{Matrix3, RealField, Vector2, Vector3};
 
 /// `sin x/x`, smooth through 0: the series of [`angle::sinc`] for `x² < 1/16`, else
-/// `sin x/x` from `x` itself (not from `x²`: SE(2) angles are not reduced to `(−π, π]`, and the
-/// rounding of a large `x²` would show in `sin`).
+/// `sin x/x` from `x` itself. (The closed forms here take `x`, not `x²` as [`angle`] does:
+/// SE(2) angles are not reduced to `(−π, π]`, the rounding of a large `x²` would show in `sin`,
+/// and `x²` overflows for `|x| > 10¹⁵⁴`, where these forms still give finite values.)
 #[inline]
 pub(crate) fn sinc<T: RealField + Copy>(x: T) -> T {
     let x2 = x * x;
@@ -27,16 +28,22 @@ pub(crate) fn sinc<T: RealField + Copy>(x: T) -> T {
     }
 }
 
-/// `(x − sin x)/x³` ([`angle::sinc3`]).
+/// `(x − sin x)/x³`: the series of [`angle::sinc3`] for `x² < 4`, else the closed form from `x`.
 #[inline]
 pub(crate) fn c3<T: RealField + Copy>(x: T) -> T {
-    angle::sinc3(x * x)
+    let x2 = x * x;
+    if re(x2) < angle::CANCELLATION_ANGLE_SQ {
+        angle::sinc3(x2)
+    } else {
+        (x - x.sin()) / (x2 * x)
+    }
 }
 
-/// `(1 − cos x)/x²` ([`angle::cosc`], evaluated as `½ (sin(x/2)/(x/2))²`).
+/// `(1 − cos x)/x² = ½ sinc(x/2)²` (no cancellation).
 #[inline]
 fn c2<T: RealField + Copy>(x: T) -> T {
-    angle::cosc(x * x)
+    let s = sinc(x * c::<T>(0.5));
+    s * s * c::<T>(0.5)
 }
 
 /// `J v = (−v_y, v_x)`.
@@ -112,18 +119,17 @@ fn dexp_lower_left<T: RealField + Copy>(w: T, v: &Vector2<T>) -> Vector2<T> {
 /// iω/(e^{iω} − 1) = (ω/2) e^{−iω/2}/sin(ω/2)`.
 ///
 /// # Small-angle branches
-/// The scalar functions are those of [`crate::angle`]: Taylor polynomials in ω² below a
-/// threshold and closed forms above it; both branches agree to a few ulps at the switch and
+/// The scalar functions are Taylor polynomials in ω² below a threshold (those of
+/// [`crate::angle`]) and closed forms in ω above it; both branches agree to a few ulps at the switch and
 /// every branch is a polynomial (or a quotient of non-vanishing smooth functions), so
 /// dual-number derivatives are exact at ω = 0:
 ///
 /// - `sinc(x) = sin x/x`: the Taylor polynomial of [`angle::sinc`] for `x² < 1/16`; `sin x/x`
 ///   from `x` itself above (≤ 2 ulp, and the dual derivative `cos x/x − sin x/x²` loses
 ///   ≤ ε/x ≤ 4ε absolute).
-/// - `(1 − cos ω)/ω²` = [`angle::cosc`]`(ω²)` (`½ (sin(ω/2)/(ω/2))²` above `ω² = 1/16`: no
-///   cancellation).
+/// - `(1 − cos ω)/ω² = ½ sinc(ω/2)²` (uses `1 − cos ω = 2 sin²(ω/2)`: no cancellation).
 /// - `(ω/2) cot(ω/2) = cos(ω/2)/sinc(ω/2)` (no cancellation).
-/// - `c₃(ω) = (ω − sin ω)/ω³` = [`angle::sinc3`]`(ω²)`: Taylor polynomial for `ω² < 4`, closed
+/// - `c₃(ω) = (ω − sin ω)/ω³`: the Taylor polynomial of [`angle::sinc3`] for `ω² < 4`, closed
 ///   form above, where the cancellation in `ω − sin ω` costs at most a factor
 ///   `ω/(ω − sin ω) ≤ 1.9` (≤ 3 ulp).
 ///
@@ -419,6 +425,16 @@ mod tests {
         ];
         for (x, r) in c3_ref {
             assert!(ulps(c3(x), r) <= 4.0, "c3({x}): {} ulp", ulps(c3(x), r));
+        }
+    }
+
+    /// The closed forms take ω itself: finite (and right to round-off) where ω² overflows.
+    #[test]
+    fn huge_angles_stay_finite() {
+        for x in [1e100, 1e160, -1e300] {
+            assert!(ulps(sinc(x), x.sin() / x) <= 1.0);
+            assert!(ulps(c3(x), 1.0 / (x * x)) <= 1.0 || x * x == f64::INFINITY && c3(x) == 0.0);
+            assert!(c2(x).is_finite());
         }
     }
 
