@@ -123,15 +123,16 @@ pub trait Action: Clone + Debug {
 ///
 /// # Example
 /// ```
-/// use homogeneous::{Action, ActionInPlace, RotationAction};
+/// use homogeneous::{Action, ActionInPlace, RotationAction, Sphere2};
 /// use nalgebra::Vector3;
 /// let (action, xi) = (RotationAction::<f64>::new(), Vector3::new(0.0, 0.0, 0.5));
-/// let mut p = Vector3::new(1.0, 0.0, 0.0);
+/// let p0 = Sphere2::try_new(Vector3::new(1.0, 0.0, 0.0)).unwrap();
+/// let mut p = p0.clone();
 /// action.act_exp_assign(&xi, &mut p);
-/// assert!((p - action.act_exp(&xi, &Vector3::new(1.0, 0.0, 0.0))).norm() < 1e-16);
+/// assert_eq!(p, action.act_exp(&xi, &p0));
 /// ```
 pub trait ActionInPlace: Action<Group: LieGroupInPlace> {
-    /// `p ← exp(ξ) · p` in place (default: [`act_exp`](Self::act_exp) and assign). Integrators
+    /// `p ← exp(ξ) · p` in place (default: [`act_exp`](Action::act_exp) and assign). Integrators
     /// move their stage points with it, so that runtime-sized points (powers with `N` chosen at
     /// run time) reuse their storage; the shipped power and product actions and
     /// [`LeftMultiplication`](crate::LeftMultiplication) override it without allocating.

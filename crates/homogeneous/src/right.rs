@@ -17,7 +17,7 @@ use num_traits::One;
 ///   f(t, p) = −Ω(t, p)        (so that the generator −p·f = p·Ω),
 /// ```
 ///
-/// and its stage points are `p₀ exp(−u)` ([`LieGroup::exp_right_mul_assign`]). Compared with
+/// and its stage points are `p₀ exp(−u)` ([`LieGroupInPlace::exp_right_mul_assign`](liegroup::LieGroupInPlace::exp_right_mul_assign)). Compared with
 /// the same equation written for [`LeftMultiplication`](crate::LeftMultiplication)
 /// (`ṗ = (Ad_p Ω)·p`), the field needs no `Ad_p` (for a rigid body: no rotation of the body
 /// angular velocity into space), so that each stage waits for one exponential less.

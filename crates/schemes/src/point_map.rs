@@ -7,14 +7,14 @@ use liegroup::{Cayley, CayleyGroup, CoordinateMap, Exp, LieGroup, VectorSpace};
 
 /// A coordinate map `ψ: 𝔤 → G` that can move points of a homogeneous space: `ψ(u)·p`.
 ///
-/// Implemented for [`Exp`] (through [`Action::act_exp`], which actions implement without forming
+/// Implemented for [`Exp`] (through [`Action::act_exp`](homogeneous::Action::act_exp), which actions implement without forming
 /// the group element) and [`Cayley`] (for groups with a Cayley map). A user-defined coordinate
 /// map implements [`CoordinateMap`] and this trait (usually as `action.act(&self.map(u), p)`).
 pub trait PointMap<A: ActionInPlace>: CoordinateMap<A::Group> {
     /// `ψ(u)·p`.
     fn apply(&self, action: &A, u: &Algebra<A>, p: &A::Point) -> A::Point;
     /// `p ← ψ(u)·p` (default: [`apply`](Self::apply) and assign; [`Exp`] moves the point in
-    /// place through [`Action::act_exp_assign`], without allocating for runtime-sized points).
+    /// place through [`ActionInPlace::act_exp_assign`](homogeneous::ActionInPlace::act_exp_assign), without allocating for runtime-sized points).
     fn apply_assign(&self, action: &A, u: &Algebra<A>, p: &mut A::Point) {
         *p = self.apply(action, u, p);
     }

@@ -71,7 +71,7 @@ pub type Scalar<A> = <<A as Action>::Group as LieGroup>::Scalar;
 /// an action of your own on a [`ManifoldPoint`]:
 ///
 /// ```
-/// # use homogeneous::{Action, ManifoldPoint, Sphere2};
+/// # use homogeneous::{Action, ActionInPlace, ManifoldPoint};
 /// # use homogeneous::testing::{Observable, ambient_chart};
 /// # use liegroup::Rn;
 /// # use nalgebra::Vector3;
@@ -83,6 +83,7 @@ pub type Scalar<A> = <<A as Action>::Group as LieGroup>::Scalar;
 /// #     fn generator(&self, xi: &Vector3<f64>, _p: &Vector3<f64>) -> Vector3<f64> { *xi }
 /// #     fn point_is_finite(&self, p: &Vector3<f64>) -> bool { p.all_finite() }
 /// # }
+/// # impl ActionInPlace for Shift {}
 /// impl Observable for Shift {
 ///     fn chart(&self, _base: &Vector3<f64>, p: &Vector3<f64>) -> Vec<f64> {
 ///         ambient_chart(p)
