@@ -24,7 +24,7 @@ pub trait CoordinateMap<G: LieGroup>: Clone + core::fmt::Debug {
     #[must_use]
     fn dinv(&self, u: &G::Algebra, w: &G::Algebra) -> G::Algebra;
     /// `dψ_u⁻¹ w` written into `out` (default: [`dinv`](Self::dinv) and assign; [`Exp`] with the
-    /// group's own `dexp⁻¹` reuses `out`'s storage through [`LieGroup::dexpinv_into`]).
+    /// group's own `dexp⁻¹` reuses `out`'s storage through [`LieGroupInPlace::dexpinv_into`](crate::LieGroupInPlace::dexpinv_into)).
     fn dinv_into(&self, u: &G::Algebra, w: &G::Algebra, out: &mut G::Algebra) {
         *out = self.dinv(u, w);
     }

@@ -289,7 +289,7 @@ pub trait LieGroup: Clone + Debug {
 /// assert!((h.matrix() - So3::exp(&xi).compose(&g).matrix()).norm() < 1e-15);
 /// ```
 pub trait LieGroupInPlace: LieGroup {
-    /// [`bracket`](Self::bracket) written into `out` (which has the size of `x` on entry):
+    /// [`bracket`](LieGroup::bracket) written into `out` (which has the size of `x` on entry):
     /// products and powers override it factor by factor, so that runtime powers reuse `out`'s
     /// storage instead of allocating a new algebra element per call.
     #[inline]
@@ -297,7 +297,7 @@ pub trait LieGroupInPlace: LieGroup {
         *out = Self::bracket(x, y);
     }
 
-    /// [`dexpinv`](Self::dexpinv) written into `out` (which has the size of `v` on entry):
+    /// [`dexpinv`](LieGroup::dexpinv) written into `out` (which has the size of `v` on entry):
     /// products and powers override it factor by factor, so that runtime powers reuse `out`'s
     /// storage instead of allocating a new algebra element per call.
     fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {

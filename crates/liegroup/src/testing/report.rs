@@ -17,10 +17,10 @@ pub enum Law {
     Associativity,
     /// `d(exp(log g), g)` on every group sample; scale `m(g)² (1 + |log g|)`.
     ExpLog,
-    /// `d(g', exp(ξ)·g)` with `g'` from [`LieGroup::exp_left_mul_assign`](crate::LieGroup::exp_left_mul_assign); scale
+    /// `d(g', exp(ξ)·g)` with `g'` from [`LieGroup::exp_left_mul_assign`](crate::LieGroupInPlace::exp_left_mul_assign); scale
     /// `m(exp ξ) m(g) (1 + |ξ|)`.
     ExpLeftMul,
-    /// `d(g', g·exp(ξ))` with `g'` from [`LieGroup::exp_right_mul_assign`](crate::LieGroup::exp_right_mul_assign); scale
+    /// `d(g', g·exp(ξ))` with `g'` from [`LieGroup::exp_right_mul_assign`](crate::LieGroupInPlace::exp_right_mul_assign); scale
     /// `m(g) m(exp ξ) (1 + |ξ|)`.
     ExpRightMul,
     /// `|log(exp ξ) − ξ|` for algebra samples with `|ξ| ≤` the log–exp radius; scale
@@ -37,11 +37,11 @@ pub enum Law {
     AdBracket,
     /// `|[x, y] + [y, x]|`; scale `C |x| |y|`.
     BracketAntisymmetry,
-    /// `|out − [x, y]|` with `out` from [`LieGroup::bracket_into`](crate::LieGroup::bracket_into)
+    /// `|out − [x, y]|` with `out` from [`LieGroup::bracket_into`](crate::LieGroupInPlace::bracket_into)
     /// (scale `C |x| |y|`) and `|out − dexp_u⁻¹ v|` with `out` from
-    /// [`LieGroup::dexpinv_into`](crate::LieGroup::dexpinv_into) on the dexp samples (scale
+    /// [`LieGroup::dexpinv_into`](crate::LieGroupInPlace::dexpinv_into) on the dexp samples (scale
     /// `|v|`), and the same for
-    /// [`LieGroup::dexpinv_series_into`](crate::LieGroup::dexpinv_series_into) against
+    /// [`LieGroup::dexpinv_series_into`](crate::LieGroupInPlace::dexpinv_series_into) against
     /// [`dexpinv_series`](crate::dexpinv_series) (orders 2 and 4); `out` starts as the zero
     /// element of the right size.
     InPlaceForms,
