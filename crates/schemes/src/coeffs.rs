@@ -104,16 +104,16 @@ pub(crate) fn combine<V: liegroup::VectorSpace>(
     }
 }
 
-/// `for $i in 0..$n { $body }` written out for `$i = 0, 1, …, 7` (each copy guarded by the
-/// constant test `$i < $n`, `$n` a const generic of at most 8): every index in the body is then
+/// `for $i in 0..$n { $body }` written out for `$i = 0, 1, …, 15` (each copy guarded by the
+/// constant test `$i < $n`, `$n` a const generic of at most 16): every index in the body is then
 /// a constant, so arrays of stage values stay in registers. The compiler does not unroll a
 /// loop whose body is a whole integrator stage by itself.
 macro_rules! unrolled {
     ($n:expr, |$i:ident| $body:block) => {
-        $crate::coeffs::unrolled!(@ $n, $i, $body, 0 1 2 3 4 5 6 7)
+        $crate::coeffs::unrolled!(@ $n, $i, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
     };
     (@ $n:expr, $i:ident, $body:block, $($k:literal)*) => {{
-        const { assert!($n <= 8, "unrolled! covers at most 8 iterations") };
+        const { assert!($n <= 16, "unrolled! covers at most 16 iterations") };
         $(
             if $k < $n {
                 let $i: usize = $k;

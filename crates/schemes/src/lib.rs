@@ -125,7 +125,7 @@ pub use order_conditions::{
     MAX_TREE_ORDER, OrderChecker, OrderReport, RootedTree, RootedTrees, Violation,
 };
 pub use point_map::{AmbientDistance, GroupLogDistance, PointDistance, PointMap};
-pub use rkmk::Rkmk;
+pub use rkmk::{LOCAL_STAGES, Rkmk};
 pub use rkmk4_2c::Rkmk4TwoCommutators;
 pub use stepper::{Algebra, Problem, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 pub use tableau::{

@@ -7,10 +7,10 @@
 //! output.
 
 use homogeneous::LeftMultiplication;
-use liegroup::{Exp, LieGroup, Rn, So3};
+use liegroup::{LieGroup, Rn, So3};
 use nalgebra::{Matrix3, Vector3};
-use schemes::catalogue::{CF4, CF43, CG4, KUTTA3, RK4, RK38, TABLEAUX};
-use schemes::{CommutatorFree, Rkmk, Rkmk4TwoCommutators, SchemeError, Stepper, Tolerance};
+use schemes::catalogue::{CF4, CF43, CG4};
+use schemes::{CommutatorFree, Rkmk4TwoCommutators, SchemeError, Stepper};
 
 type P = (So3<f64>, Rn<f64, 3>);
 type A = LeftMultiplication<P>;
@@ -47,29 +47,6 @@ fn chain<S: Stepper<A>>(stepper: &mut S, steps: usize) -> Vec<P> {
 }
 
 #[test]
-fn fused_rkmk_steps_equal_the_general_loop_bitwise() {
-    for (name, mut fused, mut general) in [
-        (
-            "rk4",
-            Rkmk::<A>::exp(&RK4).unwrap(),
-            Rkmk::<A>::exp(&RK4).unwrap().unfused(),
-        ),
-        (
-            "rk38",
-            Rkmk::<A>::exp(&RK38).unwrap(),
-            Rkmk::<A>::exp(&RK38).unwrap().unfused(),
-        ),
-    ] {
-        let (a, b) = (chain(&mut fused, 2000), chain(&mut general, 2000));
-        assert_eq!(a, b, "{name}");
-        assert_eq!(fused.stats(), general.stats(), "{name}");
-    }
-    let mut fused = Rkmk::<A, Exp>::new(&RK4, Exp::series(2)).unwrap();
-    let mut general = Rkmk::<A, Exp>::new(&RK4, Exp::series(2)).unwrap().unfused();
-    assert_eq!(chain(&mut fused, 2000), chain(&mut general, 2000));
-}
-
-#[test]
 fn fused_commutator_free_steps_equal_the_general_loop_bitwise() {
     for (name, scheme) in [("cf4", &CF4), ("cf43", &CF43), ("cg4", &CG4)] {
         let mut fused = CommutatorFree::<A>::new(scheme);
@@ -98,12 +75,6 @@ fn fused_kernels_report_a_non_finite_field_at_the_same_stage() {
         }
     }
     let y = start();
-    let mut r1 = Rkmk::<A>::exp(&RK4).unwrap();
-    let mut r2 = Rkmk::<A>::exp(&RK4).unwrap().unfused();
-    let t1 = err(r1.step(&action, &bad, 0.0, &y, 0.01, None).map(|o| o.y));
-    let t2 = err(r2.step(&action, &bad, 0.0, &y, 0.01, None).map(|o| o.y));
-    assert_eq!(t1, 0.005);
-    assert_eq!(t1, t2);
     let mut c1 = CommutatorFree::<A>::new(&CF4);
     let mut c2 = CommutatorFree::<A>::new(&CF4).unfused();
     let t1 = err(c1.step(&action, &bad, 0.0, &y, 0.01, None).map(|o| o.y));
@@ -150,69 +121,6 @@ fn two_commutator_rkmk4_local_path_equals_the_buffered_path_bitwise() {
     assert_eq!(local.stats(), buffered.stats());
 }
 
-/// Every explicit tableau of the catalogue: the local-value kernel (fixed-size points) and the
-/// general loop (`unfused`) give equal steps, error estimates, dense output and work counters
-/// over a 500-step chain (equal values: the kernel adds the zero coefficients' exact zeros,
-/// which can only change the sign of a zero).
-#[test]
-fn local_rkmk_kernel_equals_the_general_loop_for_every_explicit_tableau() {
-    let action = A::new();
-    let tol = Tolerance::new(1e-9, 1e-9).unwrap();
-    let mut checked = 0;
-    for tableau in TABLEAUX.iter().filter(|t| t.is_explicit()) {
-        let mut local = Rkmk::<A>::exp(tableau).unwrap();
-        let mut general = Rkmk::<A>::exp(tableau).unwrap().unfused();
-        let with_tol = tableau.b_hat().map(|_| &tol);
-        let mut y = start();
-        for i in 0..500 {
-            let t = 0.01 * f64::from(i);
-            let a = local.step(&action, &field, t, &y, 0.01, with_tol).unwrap();
-            let b = general
-                .step(&action, &field, t, &y, 0.01, with_tol)
-                .unwrap();
-            assert_eq!(a.y, b.y, "{} step {i}", tableau.name);
-            assert_eq!(a.error, b.error, "{} step {i}", tableau.name);
-            if local.has_dense_output() {
-                for theta in [0.25, 0.5, 0.8] {
-                    assert_eq!(
-                        local.dense_output(&action, &y, theta),
-                        general.dense_output(&action, &y, theta),
-                        "{} step {i}",
-                        tableau.name
-                    );
-                }
-            }
-            y = a.y;
-        }
-        assert_eq!(local.stats(), general.stats(), "{}", tableau.name);
-        checked += 1;
-    }
-    assert!(checked >= 10, "only {checked} explicit tableaux");
-}
-
-/// The local kernel reports a non-finite field at the first stage that produced it (Kutta's
-/// third-order method: stages at 0, h/2, h).
-#[test]
-fn local_rkmk_kernel_reports_the_first_non_finite_stage() {
-    let action = A::new();
-    let bad = |t: f64, p: &P| {
-        let mut k = field(t, p);
-        if t > 0.004 {
-            k.0.y = f64::INFINITY;
-        }
-        k
-    };
-    for mut stepper in [
-        Rkmk::<A>::exp(&KUTTA3).unwrap(),
-        Rkmk::<A>::exp(&KUTTA3).unwrap().unfused(),
-    ] {
-        match stepper.step(&action, &bad, 0.0, &start(), 0.01, None) {
-            Err(SchemeError::NonFinite { t, .. }) => assert_eq!(t, 0.005),
-            other => panic!("expected NonFinite, got {:?}", other.map(|o| o.y)),
-        }
-    }
-}
-
 /// The kernels test the finiteness of a sum of the stage values; when that sum overflows
 /// although every value is finite, they take the step again with the general loop, which
 /// returns the step (no error): the same step as the unfused stepper's.
@@ -230,20 +138,6 @@ fn kernels_fall_back_to_the_general_loop_when_the_stage_sum_overflows() {
         assert!(a.1.0.x.is_finite(), "{name}");
         assert_eq!(a, b, "{name}");
     };
-    let mut r1 = Rkmk::<A>::exp(&RK4).unwrap();
-    let mut r2 = Rkmk::<A>::exp(&RK4).unwrap().unfused();
-    check(
-        "rkmk4",
-        r1.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
-        r2.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
-    );
-    let mut l1 = Rkmk::<A>::exp(&KUTTA3).unwrap();
-    let mut l2 = Rkmk::<A>::exp(&KUTTA3).unwrap().unfused();
-    check(
-        "kutta3",
-        l1.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
-        l2.step(&action, &huge, 0.0, &y, h, None).map(|o| o.y),
-    );
     let mut c1 = CommutatorFree::<A>::new(&CF4);
     let mut c2 = CommutatorFree::<A>::new(&CF4).unfused();
     check(
