@@ -275,6 +275,7 @@ impl<A: ActionInPlace, M: PointMap<A>> Rkmk<A, M> {
     /// `N = 0` for the work buffers.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::needless_range_loop)] // the same indices address several arrays
     fn step_on<F, const N: usize, const FSAL: bool>(
         &mut self,
         action: &A,
