@@ -97,7 +97,7 @@ macro_rules! tuple_group {
             fn dexpinv_into(u: &Self::Algebra, v: &Self::Algebra, out: &mut Self::Algebra) {
                 $($name::dexpinv_into(&u.$idx, &v.$idx, &mut out.$idx);)+
             }
-            #[inline]
+            #[inline(always)]
             fn dexpinv_series_into(
                 u: &Self::Algebra,
                 v: &Self::Algebra,
