@@ -30,30 +30,42 @@ use liegroup::scalar::{c, re};
 /// same body on the stepper's heap buffers.
 const MAX_UNROLLED: usize = 16;
 
-/// `for $i in 0..$n { $body }` on the storage `$L` (a [`Stages`] type): for
-/// [`Unrolled<N>`] written out for `$i = 0, 1, …, 15`, each copy guarded by the constant test
-/// `$i < N` and by `$i < $n`, so that every index in the body is a constant; for [`Buffers`] a
-/// plain loop. (The compiler does not unroll a loop whose body is a whole integrator stage by
-/// itself, nor inline a closure holding one into sixteen call sites, and a runtime index into
-/// an array of stage values keeps it in memory.)
-macro_rules! for_stages {
-    ($L:ty, $i:ident in 0..$n:expr => $body:block) => {
-        for_stages!(@ $L, $i, $n, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+/// `$body` for `$i = 0, 1, …, $count − 1` written out (sixteen copies, each guarded by the
+/// constant test `$i < $count`; `$count` a constant of at most 16): every index in the body is
+/// then a constant. (The compiler does not unroll a loop whose body is a whole integrator stage
+/// by itself, nor inline a closure holding one into sixteen call sites, and a runtime index
+/// into an array of stage values keeps it in memory.)
+macro_rules! written_out {
+    ($count:expr, $i:ident => $body:block) => {
+        written_out!(@ $count, $i, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
     };
-    (@ $L:ty, $i:ident, $n:expr, $body:block, $($k:literal)*) => {{
+    (@ $count:expr, $i:ident, $body:block, $($k:literal)*) => {{
+        const { assert!($count <= 16, "at most 16 iterations written out") };
+        $(
+            if $k < $count {
+                let $i: usize = $k;
+                $body
+            }
+        )*
+    }};
+}
+
+/// `for $i in 0..$n { $body }` on the storage `$L` (a [`Stages`] type): written out for
+/// [`Unrolled`] (each copy also guarded by `$i < $n`, a constant when the arrays hold exactly
+/// `$n` stages), a plain loop for [`Buffers`].
+macro_rules! for_stages {
+    ($L:ty, $i:ident in 0..$n:expr => $body:block) => {{
         let n: usize = $n;
         if <$L as Stages>::UNROLLED == 0 {
             for $i in 0..n {
                 $body
             }
         } else {
-            const { assert!(<$L as Stages>::UNROLLED <= 16, "at most 16 stages written out") };
-            $(
-                if $k < <$L as Stages>::UNROLLED && $k < n {
-                    let $i: usize = $k;
+            written_out!(<$L as Stages>::UNROLLED, $i => {
+                if $i < n {
                     $body
                 }
-            )*
+            });
         }
     }};
 }
@@ -65,17 +77,23 @@ trait Stages {
     /// ([`for_stages!`]); `0` for runtime loops over heap buffers.
     const UNROLLED: usize;
 
+    /// `R` when the update is known to have `R` exponentials, written out; `0` for a runtime
+    /// loop over them.
+    const UPDATE_EXPS: usize;
+
     /// `v ← h Σ_{j<n} row[j]·ks[j]` (`v ← 0` for `n = 0`): bitwise `set_scaled` on the first
     /// term, then `add_scaled` in index order (zero coefficients included: they add exact
     /// zeros, and `0·NaN = NaN` carries a non-finite stage value into the sum).
     fn combine<V: VectorSpace>(v: &mut V, h: V::Scalar, row: &[f64], ks: &[V], n: usize);
 }
 
-/// Local arrays of `N ≤ 16` stage values; loops written out for constant indices.
-struct Unrolled<const N: usize>;
+/// Local arrays of `N ≤ 16` stage values, loops written out for constant indices; the update's
+/// `R` exponentials written out too (`R = 0`: a runtime loop).
+struct Unrolled<const N: usize, const R: usize>;
 
-impl<const N: usize> Stages for Unrolled<N> {
+impl<const N: usize, const R: usize> Stages for Unrolled<N, R> {
     const UNROLLED: usize = N;
+    const UPDATE_EXPS: usize = R;
 
     #[inline(always)]
     fn combine<V: VectorSpace>(v: &mut V, h: V::Scalar, row: &[f64], ks: &[V], n: usize) {
@@ -98,6 +116,7 @@ struct Buffers;
 
 impl Stages for Buffers {
     const UNROLLED: usize = 0;
+    const UPDATE_EXPS: usize = 0;
 
     /// One `set_combination` call per 16 terms (one pass over a runtime power's factors
     /// instead of one per term), then `add_scaled` for the terms beyond.
@@ -122,46 +141,26 @@ impl Stages for Buffers {
     }
 }
 
-/// A product of exponentials in owned, dense form: start from point `base` (`0` = the step's
-/// initial point `y₀`, which is also the first stage point; `m ≥ 1` = stage point `Y_m`,
-/// 0-based) and apply `exp(h Σⱼ rows[l][j] kⱼ)` for `l = 0, 1, …` (the first row acts first).
-/// Every row has one coefficient per stage of the scheme (zeros written out). Every product
-/// but the first stage's has at least one row: a product without exponential is given the
-/// zero row (`exp(0)`, the identity), so that the step applies its first exponential
-/// unconditionally.
+/// A product of exponentials in owned form: start from point `base` (`0` = the step's initial
+/// point `y₀`, which is also the first stage point; `m ≥ 1` = stage point `Y_m`, 0-based) and
+/// apply `exp(h Σⱼ a[r][j] kⱼ)` for the rows `r` of [`CfData::coef`] in `rows`, in order (the
+/// first acts first). Every product but the first stage's has at least one row: a product
+/// without exponential is given a zero row (`exp(0)`, the identity), so that the step applies
+/// a first exponential unconditionally.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Product {
     pub base: usize,
-    pub rows: Vec<Vec<f64>>,
-}
-
-impl Product {
-    /// The dense form of `p`, the product of stage `available` (or of an update, with
-    /// `available = s`): `None` when it refers to a stage derivative or a base point that is
-    /// not available (a scheme that is not explicit).
-    fn of(p: &ExpProduct, s: usize, available: usize) -> Option<Self> {
-        let base = match p.base {
-            Base::Start | Base::Stage(0) => 0,
-            Base::Stage(m) if m < available => m,
-            Base::Stage(_) => return None,
-        };
-        let mut rows = Vec::with_capacity(p.factors.len().max(1));
-        for f in p.factors {
-            if f.iter().skip(available).any(|&a| a != 0.0) {
-                return None;
-            }
-            rows.push((0..s).map(|j| f.get(j).copied().unwrap_or(0.0)).collect());
-        }
-        if rows.is_empty() {
-            rows.push(vec![0.0; s]);
-        }
-        Some(Self { base, rows })
-    }
+    pub rows: core::ops::Range<usize>,
 }
 
 /// A commutator-free scheme in owned form.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct CfData {
+    /// The number of stages `s`.
+    pub s: usize,
+    /// The coefficient rows of every exponential, `s` coefficients each (zeros written out),
+    /// one after the other.
+    pub coef: Vec<f64>,
     /// The stage points `Yᵢ` (stage `i` uses `k₀ … k_{i−1}` and bases `< i`); the first is
     /// `y₀` (its product is not used).
     pub stages: Vec<Product>,
@@ -181,26 +180,56 @@ impl CfData {
     ///
     /// # Panics
     /// If the scheme is not explicit (a stage refers to its own or a later stage derivative or
-    /// stage point, or the first stage is not `y₀`): see [`CommutatorFreeScheme::validate`].
+    /// stage point): see [`CommutatorFreeScheme::validate`].
     pub(crate) fn from_scheme(scheme: &CommutatorFreeScheme) -> Self {
         let s = scheme.stages.len();
-        let explicit = "a commutator-free scheme must be explicit (see CommutatorFreeScheme::validate)";
-        assert!(s > 0, "{explicit}: no stage");
+        assert!(s > 0, "a commutator-free scheme needs a stage");
+        let mut coef = Vec::new();
+        // The dense form of `p`, the product of stage `available` (or of an update, with
+        // `available = s`).
+        let mut product = |p: &ExpProduct, available: usize| {
+            let base = match p.base {
+                Base::Start | Base::Stage(0) => 0,
+                Base::Stage(m) => m,
+            };
+            let explicit = base < available.max(1)
+                && p.factors
+                    .iter()
+                    .all(|f| f.iter().skip(available).all(|&a| a == 0.0));
+            assert!(
+                explicit,
+                "{}: a commutator-free scheme must be explicit (see CommutatorFreeScheme::validate)",
+                scheme.name
+            );
+            let start = coef.len() / s;
+            for f in p.factors {
+                coef.extend((0..s).map(|j| f.get(j).copied().unwrap_or(0.0)));
+            }
+            if p.factors.is_empty() {
+                coef.extend(core::iter::repeat_n(0.0, s));
+            }
+            Product {
+                base,
+                rows: start..coef.len() / s,
+            }
+        };
         let stages: Vec<Product> = scheme
             .stages
             .iter()
             .enumerate()
-            .map(|(i, st)| Product::of(&st.point, s, i).expect(explicit))
+            .map(|(i, st)| product(&st.point, i))
             .collect();
-        let update = Product::of(&scheme.update, s, s).expect(explicit);
-        let update_hat = scheme
-            .embedded
-            .map(|e| Product::of(&e.update, s, s).expect(explicit));
+        let update = product(&scheme.update, s);
+        let update_hat = scheme.embedded.map(|e| product(&e.update, s));
         let stages_main = scheme.stages_for_update().max(1);
         let rows = |ps: &[Product]| ps.iter().skip(1).map(|p| p.rows.len()).sum::<usize>();
         let main = rows(&stages[..stages_main]) + update.rows.len();
-        let pair = rows(&stages) + update.rows.len() + update_hat.as_ref().map_or(0, |p| p.rows.len());
+        let pair = rows(&stages)
+            + update.rows.len()
+            + update_hat.as_ref().map_or(0, |p| p.rows.len());
         Self {
+            s,
+            coef,
             stages,
             c: scheme.stages.iter().map(|st| st.c).collect(),
             update,
@@ -210,6 +239,12 @@ impl CfData {
             order: scheme.order,
             embedded_order: scheme.embedded.map(|e| e.order),
         }
+    }
+
+    /// Row `r` of the coefficients.
+    #[inline(always)]
+    fn row(&self, r: usize) -> &[f64] {
+        &self.coef[r * self.s..(r + 1) * self.s]
     }
 }
 
@@ -336,31 +371,29 @@ fn copy_base<L: Stages, P: Clone>(out: &mut P, base: usize, y0: &P, ys: &[P]) {
     }
 }
 
-/// `out ← exp(h Σⱼ rows[R]ⱼkⱼ) ··· exp(h Σⱼ rows[2]ⱼkⱼ)·exp(v)·out` with `v` the first
-/// exponent, already in place; sums over `j < n`.
+/// `out ← exp(h Σⱼ a[r]ⱼkⱼ) ··· ·out` over the rows `r` of `p` (sums over `j < n`) after the
+/// base point is in place; returns whether the first exponent was finite.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn apply_rest<L: Stages, A: ActionInPlace>(
+fn apply_exponentials<L: Stages, A: ActionInPlace>(
     action: &A,
-    rest: &[Vec<f64>],
+    data: &CfData,
+    p: &Product,
     h: Scalar<A>,
     ks: &[Algebra<A>],
     n: usize,
     v: &mut Algebra<A>,
     out: &mut A::Point,
-) {
-    action.act_exp_assign(v, out);
-    for row in rest {
-        L::combine(v, h, row, ks, n);
+) -> bool {
+    let mut finite = true;
+    for r in p.rows.clone() {
+        L::combine(v, h, data.row(r), ks, n);
+        if r == p.rows.start {
+            finite = v.all_finite();
+        }
         action.act_exp_assign(v, out);
     }
-}
-
-/// The first row of a product and the others (every product but the first stage's has one).
-#[inline(always)]
-fn split_rows(p: &Product) -> (&[f64], &[Vec<f64>]) {
-    let (first, rest) = p.rows.split_first().expect("products have an exponential");
-    (first, rest)
+    finite
 }
 
 /// The step, on the storage `L` (see the module documentation): stages `0 … n−1` into `ks`
@@ -400,18 +433,40 @@ where
             let yi = &mut rest[0];
             let stage = &data.stages[i];
             copy_base::<L, _>(yi, stage.base, y0, before);
-            let (first, more) = split_rows(stage);
-            L::combine(v, h, first, ks, i);
-            apply_rest::<L, A>(action, more, h, ks, i, v, yi);
+            let r0 = stage.rows.start;
+            L::combine(v, h, data.row(r0), ks, i);
+            action.act_exp_assign(v, yi);
+            for r in r0 + 1..stage.rows.end {
+                L::combine(v, h, data.row(r), ks, i);
+                action.act_exp_assign(v, yi);
+            }
             f.eval(time(i), yi, &mut ks[i]);
         }
     });
     let (ks, ys) = (&ks[..n], &ys[..n]);
     copy_base::<L, _>(y1, data.update.base, y0, ys);
-    let (first, more) = split_rows(&data.update);
-    L::combine(v, h, first, ks, n);
-    let finite = v.all_finite();
-    apply_rest::<L, A>(action, more, h, ks, n, v, y1);
+    // The update: its first exponent, a dense sum over every kⱼ, tested for finiteness.
+    let rows = data.update.rows.clone();
+    let mut finite = true;
+    macro_rules! update_exponential {
+        ($r:expr) => {{
+            let r = $r;
+            L::combine(v, h, data.row(r), ks, n);
+            if r == rows.start {
+                finite = v.all_finite();
+            }
+            action.act_exp_assign(v, y1);
+        }};
+    }
+    if L::UPDATE_EXPS == 0 {
+        for r in rows.clone() {
+            update_exponential!(r);
+        }
+    } else {
+        written_out!(L::UPDATE_EXPS, l => {
+            update_exponential!(rows.start + l);
+        });
+    }
     if !finite {
         let mut first = None;
         for_stages!(L, i in 0..n => {
@@ -428,9 +483,7 @@ where
     }
     if let (Some(hat), Some(y_hat)) = (&data.update_hat, y_hat) {
         copy_base::<L, _>(y_hat, hat.base, y0, ys);
-        let (first, more) = split_rows(hat);
-        L::combine(v, h, first, ks, n);
-        apply_rest::<L, A>(action, more, h, ks, n, v, y_hat);
+        apply_exponentials::<L, A>(action, data, hat, h, ks, n, v, y_hat);
     }
     Ok(())
 }
@@ -440,7 +493,7 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
     /// values own no heap memory.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn step_local<F, const N: usize>(
+    fn step_local<F, const N: usize, const R: usize>(
         &self,
         action: &A,
         f: &F,
@@ -460,7 +513,7 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
         let mut v = z;
         let mut y1 = y.clone();
         let mut y_hat = tol.map(|_| y.clone());
-        run::<Unrolled<N>, A, F>(
+        run::<Unrolled<N, R>, A, F>(
             &self.data,
             action,
             f,
@@ -565,17 +618,30 @@ impl<A: ActionInPlace, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree
         if !crate::stepper::fixed_size::<A>() {
             return self.step_buffers(action, f, t, y, h, n, tol);
         }
-        // Arrays of exactly `n` stage values up to 8 (the count a constant), of 16 beyond.
+        // Arrays of exactly `n` stage values up to 8, the update's exponentials written out
+        // when there are one or two; arrays of 16 beyond.
+        let r = self.data.update.rows.len();
+        macro_rules! exact {
+            ($n:literal) => {
+                match r {
+                    1 => self.step_local::<F, $n, 1>(action, f, t, y, h, $n, tol),
+                    2 => self.step_local::<F, $n, 2>(action, f, t, y, h, $n, tol),
+                    _ => self.step_local::<F, $n, 0>(action, f, t, y, h, $n, tol),
+                }
+            };
+        }
         match n {
-            1 => self.step_local::<F, 1>(action, f, t, y, h, 1, tol),
-            2 => self.step_local::<F, 2>(action, f, t, y, h, 2, tol),
-            3 => self.step_local::<F, 3>(action, f, t, y, h, 3, tol),
-            4 => self.step_local::<F, 4>(action, f, t, y, h, 4, tol),
-            5 => self.step_local::<F, 5>(action, f, t, y, h, 5, tol),
-            6 => self.step_local::<F, 6>(action, f, t, y, h, 6, tol),
-            7 => self.step_local::<F, 7>(action, f, t, y, h, 7, tol),
-            8 => self.step_local::<F, 8>(action, f, t, y, h, 8, tol),
-            9..=MAX_UNROLLED => self.step_local::<F, MAX_UNROLLED>(action, f, t, y, h, n, tol),
+            1 => exact!(1),
+            2 => exact!(2),
+            3 => exact!(3),
+            4 => exact!(4),
+            5 => exact!(5),
+            6 => exact!(6),
+            7 => exact!(7),
+            8 => exact!(8),
+            9..=MAX_UNROLLED => {
+                self.step_local::<F, MAX_UNROLLED, 0>(action, f, t, y, h, n, tol)
+            }
             _ => self.step_buffers(action, f, t, y, h, n, tol),
         }
     }
