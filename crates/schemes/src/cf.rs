@@ -1,15 +1,17 @@
 //! The commutator-free / Crouch–Grossman engine.
 //!
 //! One step body ([`run`]) serves every scheme and every problem. It is written against
-//! slices of stage points and stage derivatives and a [`Stages`] strategy that says how loops
-//! over stage indices run; two strategies instantiate it:
+//! slices of stage derivatives and stage points and a [`Stages`] type that says how its loops
+//! over stage indices run; two types instantiate it:
 //!
-//! - [`Unrolled<N>`]: local arrays of `N` values, every loop over stage indices written out
-//!   for the constant indices `0 … N−1` ([`for_stages!`]), so that the compiler keeps the
-//!   stage values in registers. A step of `n ≤ 8` stages runs on arrays of exactly `n`
-//!   (nothing is tested per stage); one of 9 to [`MAX_UNROLLED`] stages on arrays of 16, each
-//!   stage guarded by `i < n`. Used for problems whose points and algebra elements own no heap
-//!   memory.
+//! - [`Unrolled<N, R>`]: the `N` stage derivatives and the kept stage points in local arrays,
+//!   every loop over stage indices written out for the constant indices `0 … N−1`
+//!   ([`for_stages!`]), so that the compiler keeps the stage values in registers and drops what
+//!   nothing reads. A step of `n ≤ 8` stages runs on arrays of exactly `n` (then nothing is
+//!   tested per stage); one of 9 to [`MAX_UNROLLED`] stages on arrays of 16, each stage
+//!   guarded by `i < n`. When the update starts from `y₀` with `R = 1` or `2` exponentials,
+//!   those are written out as well. Used for problems whose points and algebra elements own no
+//!   heap memory.
 //! - [`Buffers`]: runtime loops over the stepper's own buffers (allocated once). Used for
 //!   runtime-sized problems (`Vec` powers) and for schemes of more than [`MAX_UNROLLED`]
 //!   stages.
@@ -22,12 +24,13 @@ use crate::commutator_free::{Base, CommutatorFreeScheme, ExpProduct};
 use crate::error::SchemeError;
 use crate::point_map::{AmbientDistance, PointDistance};
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
+use core::ops::Range;
 use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::VectorSpace;
 use liegroup::scalar::{c, re};
 
-/// The largest number of stages evaluated on local arrays; a step with more stages runs the
-/// same body on the stepper's heap buffers.
+/// The largest number of stages evaluated on local arrays (and the length of a coefficient
+/// row there); a scheme with more stages runs the same body on the stepper's heap buffers.
 const MAX_UNROLLED: usize = 16;
 
 /// `$body` for `$i = 0, 1, …, $count − 1` written out (sixteen copies, each guarded by the
@@ -77,9 +80,13 @@ trait Stages {
     /// ([`for_stages!`]); `0` for runtime loops over heap buffers.
     const UNROLLED: usize;
 
-    /// `R` when the update is known to have `R` exponentials, written out; `0` for a runtime
-    /// loop over them.
+    /// `R ≥ 1` when the update is known to start from `y₀` and to have `R` exponentials
+    /// (written out); `0` for any update (its base point chosen and its exponentials looped
+    /// over at run time).
     const UPDATE_EXPS: usize;
+
+    /// Row `r` of the coefficients (at least `s` long).
+    fn row(data: &CfData, r: usize) -> &[f64];
 
     /// `v ← h Σ_{j<n} row[j]·ks[j]` (`v ← 0` for `n = 0`): bitwise `set_scaled` on the first
     /// term, then `add_scaled` in index order (zero coefficients included: they add exact
@@ -88,12 +95,18 @@ trait Stages {
 }
 
 /// Local arrays of `N ≤ 16` stage values, loops written out for constant indices; the update's
-/// `R` exponentials written out too (`R = 0`: a runtime loop).
+/// `R` exponentials written out too (`R = 0`: any update, chosen and looped at run time).
 struct Unrolled<const N: usize, const R: usize>;
 
 impl<const N: usize, const R: usize> Stages for Unrolled<N, R> {
     const UNROLLED: usize = N;
     const UPDATE_EXPS: usize = R;
+
+    /// A row of exactly [`MAX_UNROLLED`] coefficients (the stride for `s ≤ 16`).
+    #[inline(always)]
+    fn row(data: &CfData, r: usize) -> &[f64] {
+        &data.coef.as_chunks::<MAX_UNROLLED>().0[r]
+    }
 
     #[inline(always)]
     fn combine<V: VectorSpace>(v: &mut V, h: V::Scalar, row: &[f64], ks: &[V], n: usize) {
@@ -117,6 +130,11 @@ struct Buffers;
 impl Stages for Buffers {
     const UNROLLED: usize = 0;
     const UPDATE_EXPS: usize = 0;
+
+    #[inline(always)]
+    fn row(data: &CfData, r: usize) -> &[f64] {
+        &data.coef[r * data.stride..][..data.stride]
+    }
 
     /// One `set_combination` call per 16 terms (one pass over a runtime power's factors
     /// instead of one per term), then `add_scaled` for the terms beyond.
@@ -150,21 +168,27 @@ impl Stages for Buffers {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Product {
     pub base: usize,
-    pub rows: core::ops::Range<usize>,
+    pub rows: Range<usize>,
 }
 
-/// A commutator-free scheme in owned form.
+/// A commutator-free scheme in owned form, the stages as parallel arrays (indexed by constants
+/// in the written-out loops).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct CfData {
-    /// The number of stages `s`.
-    pub s: usize,
-    /// The coefficient rows of every exponential, `s` coefficients each (zeros written out),
-    /// one after the other.
+    /// The coefficient rows of every exponential, one after the other, each [`Self::stride`]
+    /// long: the `s` coefficients (zeros written out), then zeros.
     pub coef: Vec<f64>,
-    /// The stage points `Yᵢ` (stage `i` uses `k₀ … k_{i−1}` and bases `< i`); the first is
-    /// `y₀` (its product is not used).
-    pub stages: Vec<Product>,
+    /// `max(s, 16)`: rows of a constant length on the local arrays (which need `s ≤ 16`).
+    pub stride: usize,
+    /// The nodes `cᵢ`.
     pub c: Vec<f64>,
+    /// The base point of stage `i` (as in [`Product`]; stage `i` uses `k₀ … k_{i−1}` and bases
+    /// `< i`; the first stage is `y₀`, its entries unused).
+    pub base: Vec<usize>,
+    /// The rows of the exponentials of stage `i`.
+    pub rows: Vec<Range<usize>>,
+    /// `is_base[i]`: stage point `i ≥ 1` is the base of a later product (and is kept).
+    pub is_base: Vec<bool>,
     pub update: Product,
     pub update_hat: Option<Product>,
     /// Stages the main update needs (the rest serve only the embedded update).
@@ -183,9 +207,10 @@ impl CfData {
     /// stage point): see [`CommutatorFreeScheme::validate`].
     pub(crate) fn from_scheme(scheme: &CommutatorFreeScheme) -> Self {
         let s = scheme.stages.len();
-        assert!(s > 0, "a commutator-free scheme needs a stage");
+        assert!(s > 0, "{}: a commutator-free scheme needs a stage", scheme.name);
+        let stride = s.max(MAX_UNROLLED);
         let mut coef = Vec::new();
-        // The dense form of `p`, the product of stage `available` (or of an update, with
+        // The owned form of `p`, the product of stage `available` (or of an update, with
         // `available = s`).
         let mut product = |p: &ExpProduct, available: usize| {
             let base = match p.base {
@@ -201,16 +226,16 @@ impl CfData {
                 "{}: a commutator-free scheme must be explicit (see CommutatorFreeScheme::validate)",
                 scheme.name
             );
-            let start = coef.len() / s;
+            let start = coef.len() / stride;
             for f in p.factors {
-                coef.extend((0..s).map(|j| f.get(j).copied().unwrap_or(0.0)));
+                coef.extend((0..stride).map(|j| f.get(j).copied().unwrap_or(0.0)));
             }
             if p.factors.is_empty() {
-                coef.extend(core::iter::repeat_n(0.0, s));
+                coef.extend(core::iter::repeat_n(0.0, stride));
             }
             Product {
                 base,
-                rows: start..coef.len() / s,
+                rows: start..coef.len() / stride,
             }
         };
         let stages: Vec<Product> = scheme
@@ -221,17 +246,23 @@ impl CfData {
             .collect();
         let update = product(&scheme.update, s);
         let update_hat = scheme.embedded.map(|e| product(&e.update, s));
+        let mut is_base = vec![false; s];
+        for p in stages.iter().chain([&update]).chain(&update_hat) {
+            is_base[p.base] |= p.base > 0;
+        }
         let stages_main = scheme.stages_for_update().max(1);
-        let rows = |ps: &[Product]| ps.iter().skip(1).map(|p| p.rows.len()).sum::<usize>();
-        let main = rows(&stages[..stages_main]) + update.rows.len();
-        let pair = rows(&stages)
+        let exps = |ps: &[Product]| ps.iter().skip(1).map(|p| p.rows.len()).sum::<usize>();
+        let main = exps(&stages[..stages_main]) + update.rows.len();
+        let pair = exps(&stages)
             + update.rows.len()
             + update_hat.as_ref().map_or(0, |p| p.rows.len());
         Self {
-            s,
             coef,
-            stages,
+            stride,
             c: scheme.stages.iter().map(|st| st.c).collect(),
+            base: stages.iter().map(|p| p.base).collect(),
+            rows: stages.into_iter().map(|p| p.rows).collect(),
+            is_base,
             update,
             update_hat,
             stages_main,
@@ -241,10 +272,9 @@ impl CfData {
         }
     }
 
-    /// Row `r` of the coefficients.
-    #[inline(always)]
-    fn row(&self, r: usize) -> &[f64] {
-        &self.coef[r * self.s..(r + 1) * self.s]
+    /// The number of stages `s`.
+    fn stages(&self) -> usize {
+        self.c.len()
     }
 }
 
@@ -263,16 +293,17 @@ impl CfData {
 /// and the embedded `ŷ₁` measured by `D` (default: weighted RMS of ambient coordinates,
 /// [`AmbientDistance`]).
 ///
-/// **One step body.** Every scheme runs the same code: stage `i` copies its base point,
-/// applies its exponentials in place ([`homogeneous::ActionInPlace::act_exp_assign`]) and
-/// evaluates `kᵢ`; the update follows. Every combination `h Σⱼ αⱼkⱼ` is dense over the
-/// stages computed (a zero coefficient adds an exact zero), so the shape of a scheme (its
-/// bases, its number of exponentials) is read from its data, not from the engine. On
-/// problems whose points and algebra elements own no heap memory, the stage values live in
-/// local arrays of 4, 8 or 16 entries with every stage index a constant (the loops over
-/// stages written out), so the compiler keeps them in registers; on runtime-sized problems
-/// (`Vec` powers), or for schemes of more than 16 stages, the same body runs on the stepper's
-/// buffers (allocated once), with the same operations in the same order.
+/// **One step body.** Every scheme runs the same code, whose shape (base points, number of
+/// exponentials, coefficients) is read from the scheme's data: stage `i` copies its base
+/// point, applies its exponentials in place ([`homogeneous::ActionInPlace::act_exp_assign`])
+/// and evaluates `kᵢ` there (the point is kept only when a later product starts from it); the
+/// update follows. Every combination `h Σⱼ αⱼkⱼ` is dense over the stages computed (a zero
+/// coefficient adds an exact zero). On problems whose points and algebra elements own no heap
+/// memory and schemes of at most 16 stages, the stage values live in local arrays with every
+/// stage index a constant (the loops over stages written out; arrays of exactly `n` stages up
+/// to 8), so that the compiler keeps them in registers; on runtime-sized problems (`Vec`
+/// powers), or for more stages, the same body runs on the stepper's buffers (allocated once),
+/// with the same operations in the same order.
 ///
 /// **Errors.** A non-finite field value is reported as [`SchemeError::NonFinite`] at the time
 /// of the first stage whose value was not finite. There is no test per stage: the first
@@ -280,12 +311,17 @@ impl CfData {
 /// them is (`0·NaN` is NaN); only then are the stored derivatives scanned for the first
 /// non-finite one. (If the sum overflowed with every derivative finite, the step is
 /// returned as computed.)
+///
+/// # Panics
+/// [`CommutatorFree::new`] panics on a scheme that is not explicit (see
+/// [`CommutatorFreeScheme::validate`]).
 #[derive(Clone, Debug)]
 pub struct CommutatorFree<A: ActionInPlace, D = AmbientDistance> {
     data: CfData,
     name: String,
     distance: D,
-    /// Heap buffers of the stage derivatives and stage points (the [`Buffers`] instantiation).
+    /// Heap buffers of the stage derivatives (the [`Buffers`] instantiation) and of the kept
+    /// stage points.
     k: Vec<Algebra<A>>,
     ys: Vec<A::Point>,
     v: Option<Algebra<A>>,
@@ -297,6 +333,9 @@ pub struct CommutatorFree<A: ActionInPlace, D = AmbientDistance> {
 impl<A: ActionInPlace> CommutatorFree<A> {
     /// A stepper for a scheme of the catalogue (or a user-written one), with the default
     /// distance [`AmbientDistance`] for pairs.
+    ///
+    /// # Panics
+    /// If the scheme is not explicit (see [`CommutatorFreeScheme::validate`]).
     ///
     /// # Example
     /// ```
@@ -355,13 +394,15 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
     }
 }
 
-/// `out ← base point` of a product: `y₀` for `base = 0`, else stage point `ys[base]` (the
-/// candidates compared in turn, so that every index into `ys` is a constant under
-/// [`Unrolled`]).
+/// `out ← base point` of a product: `y₀` for `base = 0`, else the kept stage point `ys[base]`
+/// (under [`Unrolled`] the candidates compared in turn, so that every index into `ys` is a
+/// constant).
 #[inline(always)]
 fn copy_base<L: Stages, P: Clone>(out: &mut P, base: usize, y0: &P, ys: &[P]) {
     if base == 0 {
         out.clone_from(y0);
+    } else if L::UNROLLED == 0 {
+        out.clone_from(&ys[base]);
     } else {
         for_stages!(L, m in 0..ys.len() => {
             if m > 0 && base == m {
@@ -371,40 +412,18 @@ fn copy_base<L: Stages, P: Clone>(out: &mut P, base: usize, y0: &P, ys: &[P]) {
     }
 }
 
-/// `out ← exp(h Σⱼ a[r]ⱼkⱼ) ··· ·out` over the rows `r` of `p` (sums over `j < n`) after the
-/// base point is in place; returns whether the first exponent was finite.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn apply_exponentials<L: Stages, A: ActionInPlace>(
-    action: &A,
-    data: &CfData,
-    p: &Product,
-    h: Scalar<A>,
-    ks: &[Algebra<A>],
-    n: usize,
-    v: &mut Algebra<A>,
-    out: &mut A::Point,
-) -> bool {
-    let mut finite = true;
-    for r in p.rows.clone() {
-        L::combine(v, h, data.row(r), ks, n);
-        if r == p.rows.start {
-            finite = v.all_finite();
-        }
-        action.act_exp_assign(v, out);
-    }
-    finite
-}
-
 /// The step, on the storage `L` (see the module documentation): stages `0 … n−1` into `ks`
-/// and `ys` (at least `n` entries each; `ys[0]` unused, the first stage point is `y₀`), the
-/// update into `y1` and, if given, the embedded update into `y_hat`. On a non-finite field
-/// value, the error naming the first such stage.
+/// (at least `n` entries) and the kept stage points into `ys` (at least `n`; `ys[0]` unused,
+/// the first stage point is `y₀`), the update into `y1` (which also holds each stage point
+/// while its stage runs) and, if given, the embedded update into `y_hat`. On a non-finite
+/// field value, the error naming the first such stage.
 ///
-/// Stage `i ≥ 1` copies its base point into `ys[i]`, applies its exponentials in place and
-/// evaluates `kᵢ` there. No test per stage: the first exponent of the update, a dense sum over
-/// every `kⱼ`, is non-finite when one of them is (`0·NaN` is NaN), and only then are the
-/// `kⱼ` scanned for the first non-finite one.
+/// Stage `i ≥ 1` copies its base point, applies its exponentials in place and evaluates `kᵢ`
+/// there; the point is kept in `ys[i]` only when a later product starts from it, so that the
+/// compiler, where it knows the shape, computes of the other points only what the field reads.
+/// No test per stage: the first exponent of the update, a dense sum over every `kⱼ`, is
+/// non-finite when one of them is (`0·NaN` is NaN), and only then are the `kⱼ` scanned for the
+/// first non-finite one.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn run<L: Stages, A: ActionInPlace, F>(
@@ -424,34 +443,41 @@ fn run<L: Stages, A: ActionInPlace, F>(
 where
     F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
 {
-    let time = |i: usize| t + h * c::<Scalar<A>>(data.c[i]);
+    // Slices of length `n`: constant-index reads below need no bounds check.
+    let (c_n, base, rows, is_base) = (
+        &data.c[..n],
+        &data.base[..n],
+        &data.rows[..n],
+        &data.is_base[..n],
+    );
+    let time = |i: usize| t + h * c::<Scalar<A>>(c_n[i]);
     for_stages!(L, i in 0..n => {
         if i == 0 {
             f.eval(time(0), y0, &mut ks[0]);
         } else {
-            let (before, rest) = ys.split_at_mut(i);
-            let yi = &mut rest[0];
-            let stage = &data.stages[i];
-            copy_base::<L, _>(yi, stage.base, y0, before);
-            let r0 = stage.rows.start;
-            L::combine(v, h, data.row(r0), ks, i);
-            action.act_exp_assign(v, yi);
-            for r in r0 + 1..stage.rows.end {
-                L::combine(v, h, data.row(r), ks, i);
-                action.act_exp_assign(v, yi);
+            let (kept, rest) = ys.split_at_mut(i);
+            copy_base::<L, _>(y1, base[i], y0, kept);
+            let r = rows[i].clone();
+            L::combine(v, h, L::row(data, r.start), ks, i);
+            action.act_exp_assign(v, y1);
+            for r in r.start + 1..r.end {
+                L::combine(v, h, L::row(data, r), ks, i);
+                action.act_exp_assign(v, y1);
             }
-            f.eval(time(i), yi, &mut ks[i]);
+            f.eval(time(i), y1, &mut ks[i]);
+            if is_base[i] {
+                rest[0].clone_from(y1);
+            }
         }
     });
     let (ks, ys) = (&ks[..n], &ys[..n]);
-    copy_base::<L, _>(y1, data.update.base, y0, ys);
-    // The update: its first exponent, a dense sum over every kⱼ, tested for finiteness.
+    // The update; its first exponent, a dense sum over every kⱼ, tested for finiteness.
     let rows = data.update.rows.clone();
     let mut finite = true;
     macro_rules! update_exponential {
         ($r:expr) => {{
             let r = $r;
-            L::combine(v, h, data.row(r), ks, n);
+            L::combine(v, h, L::row(data, r), ks, n);
             if r == rows.start {
                 finite = v.all_finite();
             }
@@ -459,10 +485,12 @@ where
         }};
     }
     if L::UPDATE_EXPS == 0 {
+        copy_base::<L, _>(y1, data.update.base, y0, ys);
         for r in rows.clone() {
             update_exponential!(r);
         }
     } else {
+        y1.clone_from(y0);
         written_out!(L::UPDATE_EXPS, l => {
             update_exponential!(rows.start + l);
         });
@@ -483,12 +511,15 @@ where
     }
     if let (Some(hat), Some(y_hat)) = (&data.update_hat, y_hat) {
         copy_base::<L, _>(y_hat, hat.base, y0, ys);
-        apply_exponentials::<L, A>(action, data, hat, h, ks, n, v, y_hat);
+        for r in hat.rows.clone() {
+            L::combine(v, h, L::row(data, r), ks, n);
+            action.act_exp_assign(v, y_hat);
+        }
     }
     Ok(())
 }
 
-impl<A: ActionInPlace, D> CommutatorFree<A, D> {
+impl<A: ActionInPlace, D: PointDistance<A::Point>> CommutatorFree<A, D> {
     /// [`run`] on local arrays of `N` stage values (`n ≤ N` stages), for problems whose
     /// values own no heap memory.
     #[allow(clippy::too_many_arguments)]
@@ -505,7 +536,6 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
     ) -> Result<StepOutput<A::Point>, SchemeError>
     where
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
-        D: PointDistance<A::Point>,
     {
         let z = action.algebra_zero(y);
         let mut ks: [Algebra<A>; N] = core::array::from_fn(|_| z.clone());
@@ -527,9 +557,9 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
             &mut y1,
             y_hat.as_mut(),
         )?;
-        let error = tol.zip(y_hat).map(|(tol, y_hat)| {
-            self.distance.scaled_error(y, &y1, &y_hat, tol)
-        });
+        let error = tol
+            .zip(y_hat)
+            .map(|(tol, y_hat)| self.distance.scaled_error(y, &y1, &y_hat, tol));
         Ok(StepOutput { y: y1, error })
     }
 
@@ -547,9 +577,8 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
     ) -> Result<StepOutput<A::Point>, SchemeError>
     where
         F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
-        D: PointDistance<A::Point>,
     {
-        let s = self.data.stages.len();
+        let s = self.data.stages();
         if self.k.len() != s {
             let z = action.algebra_zero(y);
             self.k = vec![z.clone(); s];
@@ -568,7 +597,20 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
         let v = v.as_mut().expect("buffers allocated above");
         let mut y1 = y.clone();
         let mut y_hat = tol.map(|_| y_hat.get_or_insert_with(|| y.clone()));
-        run::<Buffers, A, F>(data, action, f, t, y, h, n, k, ys, v, &mut y1, y_hat.as_deref_mut())?;
+        run::<Buffers, A, F>(
+            data,
+            action,
+            f,
+            t,
+            y,
+            h,
+            n,
+            k,
+            ys,
+            v,
+            &mut y1,
+            y_hat.as_deref_mut(),
+        )?;
         let error = tol
             .zip(y_hat)
             .map(|(tol, y_hat)| distance.scaled_error(y, &y1, y_hat, tol));
@@ -602,26 +644,26 @@ impl<A: ActionInPlace, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree
         if tol.is_some() && self.data.update_hat.is_none() {
             return Err(SchemeError::no_error_estimate(self.name.clone()));
         }
-        let with_hat = tol.is_some();
         // Without an error estimate only the stages of the main update are needed.
-        let n = if with_hat {
-            self.data.stages.len()
+        let (n, exps) = if tol.is_some() {
+            (self.data.stages(), self.data.exps.1)
         } else {
-            self.data.stages_main
+            (self.data.stages_main, self.data.exps.0)
         };
         self.stats.f_evals += n;
-        self.stats.exps += if with_hat {
-            self.data.exps.1
-        } else {
-            self.data.exps.0
-        };
-        if !crate::stepper::fixed_size::<A>() {
+        self.stats.exps += exps;
+        if !crate::stepper::fixed_size::<A>() || self.data.stages() > MAX_UNROLLED {
             return self.step_buffers(action, f, t, y, h, n, tol);
         }
-        // Arrays of exactly `n` stage values up to 8, the update's exponentials written out
-        // when there are one or two; arrays of 16 beyond.
-        let r = self.data.update.rows.len();
-        macro_rules! exact {
+        // Arrays of exactly `n` stage values up to 8 (an update from `y₀` with one or two
+        // exponentials written out), of 16 beyond.
+        let update = &self.data.update;
+        let r = if update.base == 0 && update.rows.len() <= 2 {
+            update.rows.len()
+        } else {
+            0
+        };
+        macro_rules! exactly {
             ($n:literal) => {
                 match r {
                     1 => self.step_local::<F, $n, 1>(action, f, t, y, h, $n, tol),
@@ -631,18 +673,15 @@ impl<A: ActionInPlace, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree
             };
         }
         match n {
-            1 => exact!(1),
-            2 => exact!(2),
-            3 => exact!(3),
-            4 => exact!(4),
-            5 => exact!(5),
-            6 => exact!(6),
-            7 => exact!(7),
-            8 => exact!(8),
-            9..=MAX_UNROLLED => {
-                self.step_local::<F, MAX_UNROLLED, 0>(action, f, t, y, h, n, tol)
-            }
-            _ => self.step_buffers(action, f, t, y, h, n, tol),
+            1 => exactly!(1),
+            2 => exactly!(2),
+            3 => exactly!(3),
+            4 => exactly!(4),
+            5 => exactly!(5),
+            6 => exactly!(6),
+            7 => exactly!(7),
+            8 => exactly!(8),
+            _ => self.step_local::<F, MAX_UNROLLED, 0>(action, f, t, y, h, n, tol),
         }
     }
 
