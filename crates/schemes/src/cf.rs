@@ -9,9 +9,10 @@
 //!   ([`for_stages!`]), so that the compiler keeps the stage values in registers and drops what
 //!   nothing reads. A step of `n ≤ 8` stages runs on arrays of exactly `n` (then nothing is
 //!   tested per stage); one of 9 to [`MAX_UNROLLED`] stages on arrays of 16, each stage
-//!   guarded by `i < n`. When the update starts from `y₀` with `R = 1` or `2` exponentials,
-//!   those are written out as well. Used for problems whose points and algebra elements own no
-//!   heap memory.
+//!   guarded by `i < n`. For the simple shape (one exponential per stage, an update from `y₀`
+//!   with `R = 1` or `2` exponentials: Lie–Euler, CF4) the update's exponentials are written
+//!   out as well, and no product loops over further exponentials. Used for problems whose
+//!   points and algebra elements own no heap memory.
 //! - [`Buffers`]: runtime loops over the stepper's own buffers (allocated once). Used for
 //!   runtime-sized problems (`Vec` powers) and for schemes of more than [`MAX_UNROLLED`]
 //!   stages.
@@ -80,9 +81,10 @@ trait Stages {
     /// ([`for_stages!`]); `0` for runtime loops over heap buffers.
     const UNROLLED: usize;
 
-    /// `R ≥ 1` when the update is known to start from `y₀` and to have `R` exponentials
-    /// (written out); `0` for any update (its base point chosen and its exponentials looped
-    /// over at run time).
+    /// `R ≥ 1` when the step is known to have the simple shape: every stage one exponential,
+    /// the update starting from `y₀` with `R` exponentials (written out); `0` for any shape
+    /// (each product's exponentials after the first, and the update's base point, chosen at
+    /// run time).
     const UPDATE_EXPS: usize;
 
     /// Row `r` of the coefficients (at least `s` long).
@@ -94,8 +96,8 @@ trait Stages {
     fn combine<V: VectorSpace>(v: &mut V, h: V::Scalar, row: &[f64], ks: &[V], n: usize);
 }
 
-/// Local arrays of `N ≤ 16` stage values, loops written out for constant indices; the update's
-/// `R` exponentials written out too (`R = 0`: any update, chosen and looped at run time).
+/// Local arrays of `N ≤ 16` stage values, loops written out for constant indices; for `R ≥ 1`
+/// the simple shape of [`Stages::UPDATE_EXPS`], the update's `R` exponentials written out too.
 struct Unrolled<const N: usize, const R: usize>;
 
 impl<const N: usize, const R: usize> Stages for Unrolled<N, R> {
@@ -195,6 +197,9 @@ pub(crate) struct CfData {
     pub stages_main: usize,
     /// Exponentials per step without (`.0`) and with (`.1`) the embedded update.
     pub exps: (usize, usize),
+    /// Without (`.0`) and with (`.1`) the embedded update: `R` when the step has the simple
+    /// shape of [`Stages::UPDATE_EXPS`] with `R ≤ 2`, else `0`.
+    pub simple: (usize, usize),
     pub order: u32,
     pub embedded_order: Option<u32>,
 }
@@ -256,6 +261,12 @@ impl CfData {
         let pair = exps(&stages)
             + update.rows.len()
             + update_hat.as_ref().map_or(0, |p| p.rows.len());
+        let simple = |n: usize| {
+            let r = update.rows.len();
+            let single = stages[1..n].iter().all(|p| p.rows.len() == 1);
+            if update.base == 0 && r <= 2 && single { r } else { 0 }
+        };
+        let simple = (simple(stages_main), simple(s));
         Self {
             coef,
             stride,
@@ -267,6 +278,7 @@ impl CfData {
             update_hat,
             stages_main,
             exps: (main, pair),
+            simple,
             order: scheme.order,
             embedded_order: scheme.embedded.map(|e| e.order),
         }
@@ -301,9 +313,10 @@ impl CfData {
 /// coefficient adds an exact zero). On problems whose points and algebra elements own no heap
 /// memory and schemes of at most 16 stages, the stage values live in local arrays with every
 /// stage index a constant (the loops over stages written out; arrays of exactly `n` stages up
-/// to 8), so that the compiler keeps them in registers; on runtime-sized problems (`Vec`
-/// powers), or for more stages, the same body runs on the stepper's buffers (allocated once),
-/// with the same operations in the same order.
+/// to 8; the update's exponentials written out too when every stage has one exponential and
+/// the update starts from `y₀` with at most two), so that the compiler keeps them in
+/// registers; on runtime-sized problems (`Vec` powers), or for more stages, the same body runs
+/// on the stepper's buffers (allocated once), with the same operations in the same order.
 ///
 /// **Errors.** A non-finite field value is reported as [`SchemeError::NonFinite`] at the time
 /// of the first stage whose value was not finite. There is no test per stage: the first
@@ -460,9 +473,12 @@ where
             let r = rows[i].clone();
             L::combine(v, h, L::row(data, r.start), ks, i);
             action.act_exp_assign(v, y1);
-            for r in r.start + 1..r.end {
-                L::combine(v, h, L::row(data, r), ks, i);
-                action.act_exp_assign(v, y1);
+            if L::UPDATE_EXPS == 0 {
+                // More exponentials (not in the simple shape).
+                for r in r.start + 1..r.end {
+                    L::combine(v, h, L::row(data, r), ks, i);
+                    action.act_exp_assign(v, y1);
+                }
             }
             f.eval(time(i), y1, &mut ks[i]);
             if is_base[i] {
@@ -645,24 +661,18 @@ impl<A: ActionInPlace, D: PointDistance<A::Point>> Stepper<A> for CommutatorFree
             return Err(SchemeError::no_error_estimate(self.name.clone()));
         }
         // Without an error estimate only the stages of the main update are needed.
-        let (n, exps) = if tol.is_some() {
-            (self.data.stages(), self.data.exps.1)
+        let (n, exps, r) = if tol.is_some() {
+            (self.data.stages(), self.data.exps.1, self.data.simple.1)
         } else {
-            (self.data.stages_main, self.data.exps.0)
+            (self.data.stages_main, self.data.exps.0, self.data.simple.0)
         };
         self.stats.f_evals += n;
         self.stats.exps += exps;
         if !crate::stepper::fixed_size::<A>() || self.data.stages() > MAX_UNROLLED {
             return self.step_buffers(action, f, t, y, h, n, tol);
         }
-        // Arrays of exactly `n` stage values up to 8 (an update from `y₀` with one or two
-        // exponentials written out), of 16 beyond.
-        let update = &self.data.update;
-        let r = if update.base == 0 && update.rows.len() <= 2 {
-            update.rows.len()
-        } else {
-            0
-        };
+        // Arrays of exactly `n` stage values up to 8 (the update's one or two exponentials
+        // written out for the simple shape), of 16 beyond.
         macro_rules! exactly {
             ($n:literal) => {
                 match r {
