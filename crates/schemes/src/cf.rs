@@ -90,6 +90,9 @@ trait Stages {
     /// Row `r` of the coefficients (at least `s` long).
     fn row(data: &CfData, r: usize) -> &[f64];
 
+    /// `slot ← p` (a stage point kept as a base).
+    fn keep<P: Clone>(slot: &mut Option<P>, p: &P);
+
     /// `v ← h Σ_{j<n} row[j]·ks[j]` (`v ← 0` for `n = 0`): bitwise `set_scaled` on the first
     /// term, then `add_scaled` in index order (zero coefficients included: they add exact
     /// zeros, and `0·NaN = NaN` carries a non-finite stage value into the sum).
@@ -103,6 +106,12 @@ struct Unrolled<const N: usize, const R: usize>;
 impl<const N: usize, const R: usize> Stages for Unrolled<N, R> {
     const UNROLLED: usize = N;
     const UPDATE_EXPS: usize = R;
+
+    /// The slots are fresh (`None`) at each step.
+    #[inline(always)]
+    fn keep<P: Clone>(slot: &mut Option<P>, p: &P) {
+        *slot = Some(p.clone());
+    }
 
     /// A row of exactly [`MAX_UNROLLED`] coefficients (the stride for `s ≤ 16`).
     #[inline(always)]
@@ -136,6 +145,15 @@ impl Stages for Buffers {
     #[inline(always)]
     fn row(data: &CfData, r: usize) -> &[f64] {
         &data.coef[r * data.stride..][..data.stride]
+    }
+
+    /// Reuses the slot's storage after the first step.
+    #[inline(always)]
+    fn keep<P: Clone>(slot: &mut Option<P>, p: &P) {
+        match slot {
+            Some(kept) => kept.clone_from(p),
+            None => *slot = Some(p.clone()),
+        }
     }
 
     /// One `set_combination` call per 16 terms (one pass over a runtime power's factors
@@ -212,7 +230,11 @@ impl CfData {
     /// stage point): see [`CommutatorFreeScheme::validate`].
     pub(crate) fn from_scheme(scheme: &CommutatorFreeScheme) -> Self {
         let s = scheme.stages.len();
-        assert!(s > 0, "{}: a commutator-free scheme needs a stage", scheme.name);
+        assert!(
+            s > 0,
+            "{}: a commutator-free scheme needs a stage",
+            scheme.name
+        );
         let stride = s.max(MAX_UNROLLED);
         let mut coef = Vec::new();
         // The owned form of `p`, the product of stage `available` (or of an update, with
@@ -258,13 +280,16 @@ impl CfData {
         let stages_main = scheme.stages_for_update().max(1);
         let exps = |ps: &[Product]| ps.iter().skip(1).map(|p| p.rows.len()).sum::<usize>();
         let main = exps(&stages[..stages_main]) + update.rows.len();
-        let pair = exps(&stages)
-            + update.rows.len()
-            + update_hat.as_ref().map_or(0, |p| p.rows.len());
+        let pair =
+            exps(&stages) + update.rows.len() + update_hat.as_ref().map_or(0, |p| p.rows.len());
         let simple = |n: usize| {
             let r = update.rows.len();
             let single = stages[1..n].iter().all(|p| p.rows.len() == 1);
-            if update.base == 0 && r <= 2 && single { r } else { 0 }
+            if update.base == 0 && r <= 2 && single {
+                r
+            } else {
+                0
+            }
         };
         let simple = (simple(stages_main), simple(s));
         Self {
@@ -336,7 +361,7 @@ pub struct CommutatorFree<A: ActionInPlace, D = AmbientDistance> {
     /// Heap buffers of the stage derivatives (the [`Buffers`] instantiation) and of the kept
     /// stage points.
     k: Vec<Algebra<A>>,
-    ys: Vec<A::Point>,
+    ys: Vec<Option<A::Point>>,
     v: Option<Algebra<A>>,
     /// The embedded result `ŷ₁` (pairs only).
     y_hat: Option<A::Point>,
@@ -411,15 +436,17 @@ impl<A: ActionInPlace, D> CommutatorFree<A, D> {
 /// (under [`Unrolled`] the candidates compared in turn, so that every index into `ys` is a
 /// constant).
 #[inline(always)]
-fn copy_base<L: Stages, P: Clone>(out: &mut P, base: usize, y0: &P, ys: &[P]) {
+fn copy_base<L: Stages, P: Clone>(out: &mut P, base: usize, y0: &P, ys: &[Option<P>]) {
     if base == 0 {
         out.clone_from(y0);
     } else if L::UNROLLED == 0 {
-        out.clone_from(&ys[base]);
+        if let Some(p) = &ys[base] {
+            out.clone_from(p);
+        }
     } else {
         for_stages!(L, m in 0..ys.len() => {
-            if m > 0 && base == m {
-                out.clone_from(&ys[m]);
+            if m > 0 && base == m && let Some(p) = &ys[m] {
+                out.clone_from(p);
             }
         });
     }
@@ -448,7 +475,7 @@ fn run<L: Stages, A: ActionInPlace, F>(
     h: Scalar<A>,
     n: usize,
     ks: &mut [Algebra<A>],
-    ys: &mut [A::Point],
+    ys: &mut [Option<A::Point>],
     v: &mut Algebra<A>,
     y1: &mut A::Point,
     y_hat: Option<&mut A::Point>,
@@ -482,7 +509,7 @@ where
             }
             f.eval(time(i), y1, &mut ks[i]);
             if is_base[i] {
-                rest[0].clone_from(y1);
+                L::keep(&mut rest[0], y1);
             }
         }
     });
@@ -555,7 +582,7 @@ impl<A: ActionInPlace, D: PointDistance<A::Point>> CommutatorFree<A, D> {
     {
         let z = action.algebra_zero(y);
         let mut ks: [Algebra<A>; N] = core::array::from_fn(|_| z.clone());
-        let mut ys: [A::Point; N] = core::array::from_fn(|_| y.clone());
+        let mut ys: [Option<A::Point>; N] = core::array::from_fn(|_| None);
         let mut v = z;
         let mut y1 = y.clone();
         let mut y_hat = tol.map(|_| y.clone());
@@ -598,7 +625,7 @@ impl<A: ActionInPlace, D: PointDistance<A::Point>> CommutatorFree<A, D> {
         if self.k.len() != s {
             let z = action.algebra_zero(y);
             self.k = vec![z.clone(); s];
-            self.ys = vec![y.clone(); s];
+            self.ys = vec![None; s];
             self.v = Some(z);
         }
         let Self {
