@@ -6,7 +6,7 @@
 //!
 //! - [`Unrolled<N, R>`]: the `N` stage derivatives and the kept stage points in local arrays,
 //!   every loop over stage indices written out for the constant indices `0 … N−1`
-//!   ([`for_stages!`]), so that the compiler keeps the stage values in registers and drops what
+//!   (`for_stages!`), so that the compiler keeps the stage values in registers and drops what
 //!   nothing reads. A step of `n ≤ 8` stages runs on arrays of exactly `n` (then nothing is
 //!   tested per stage); one of 9 to [`MAX_UNROLLED`] stages on arrays of 16, each stage
 //!   guarded by `i < n`. For the simple shape (one exponential per stage, an update from `y₀`
@@ -78,7 +78,7 @@ macro_rules! for_stages {
 /// (see the module documentation).
 trait Stages {
     /// `N` for local arrays of `N` stage values whose loops are written out
-    /// ([`for_stages!`]); `0` for runtime loops over heap buffers.
+    /// (`for_stages!`); `0` for runtime loops over heap buffers.
     const UNROLLED: usize;
 
     /// `R ≥ 1` when the step is known to have the simple shape: every stage one exponential,

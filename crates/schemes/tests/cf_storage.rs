@@ -32,7 +32,8 @@ fn field(t: f64, p: &P) -> Alg {
     (p.0.rotate(&omega), p.1.0.cross(&omega) + gamma.cross(&x))
 }
 
-/// The same field on the runtime power with one factor.
+/// The same field on the runtime power with one factor (the field of `Vec<P>` takes `&Vec<P>`).
+#[allow(clippy::ptr_arg)]
 fn field_vec(t: f64, p: &Vec<P>) -> Vec<Alg> {
     vec![field(t, &p[0])]
 }
@@ -288,8 +289,8 @@ fn schemes_with_more_stages_than_any_shipped_converge_with_their_order() {
     // far below the compositions' errors at 128 steps).
     let mut reference = Rkmk::<A>::exp(&schemes::catalogue::BUTCHER6).unwrap();
     let opts = schemes::Options::count(4096).save_final();
-    let sol = schemes::integrate(&problem, &mut reference, 0.0, y0.clone(), t_end, &opts).unwrap();
-    let y_ref = sol.last().1.clone();
+    let sol = schemes::integrate(&problem, &mut reference, 0.0, y0, t_end, &opts).unwrap();
+    let y_ref = *sol.last().1;
     let distance = |a: &P, b: &P| {
         let d = a.compose(&b.inverse()).log();
         (d.0.norm_squared() + d.1.norm_squared()).sqrt()
