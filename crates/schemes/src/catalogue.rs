@@ -11,7 +11,7 @@
 //! Coefficients are written as in the literature, as fractions (`1.0 / 6.0`) where the
 //! literature gives fractions. Irrational coefficients (Gauss–Legendre) use [`SQRT_3`] and
 //! [`SQRT_15`], written to more digits than `f64` holds; [`CG4`] uses the 16-digit decimals of
-//! \[JMO00\] as recorded in `REFERENCES.md`.
+//! \[JMO00\] (`docs/references.md`).
 
 use crate::commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, ExpProduct};
 use crate::tableau::{ButcherTableau, ContinuousExtension, EmbeddedWeights};

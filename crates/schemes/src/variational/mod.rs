@@ -40,7 +40,7 @@
 //! \[LLM09\] T. Lee, M. Leok, N. H. McClamroch, "Lagrangian mechanics and variational
 //! integrators on two-spheres", Int. J. Numer. Meth. Engng. 79 (2009) 1147–1174,
 //! arXiv:0707.0022. Equation numbers are the paper's; the factors lost in the extracted text
-//! are restored as in `REFERENCES.md` ("Lagrangian systems on (S²)ⁿ").
+//! are restored from the derivation (see `SphereVariational`).
 
 mod lagrangian;
 mod sphere;
