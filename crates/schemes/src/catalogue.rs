@@ -616,7 +616,7 @@ pub const CF43: CommutatorFreeScheme = CommutatorFreeScheme {
 /// ```
 ///
 /// (`k₁` acts first; the reverse order drops to order 2 on state-dependent problems, see
-/// `REFERENCES.md`). Three evaluations of `f`, six exponentials.
+/// `docs/references.md`). Three evaluations of `f`, six exponentials.
 pub const CG3: CommutatorFreeScheme = CommutatorFreeScheme {
     name: "CG3",
     order: 3,
@@ -637,7 +637,7 @@ pub const CG3: CommutatorFreeScheme = CommutatorFreeScheme {
 };
 
 /// The fourth-order, five-stage Crouch–Grossman method CG4 \[JMO00\], coefficients to 16
-/// digits as recorded in `REFERENCES.md` (`a₅₄ = −1.1092979392113465`, the value that makes
+/// digits as published (`a₅₄ = −1.1092979392113465`, the value that makes
 /// the row sum exact; `b₂ = −0.0183698531564020` and `b₃ = 0.7397813985370780` are written
 /// without their trailing zero). `Y_i = exp(a_{i,i−1}k_{i−1})···exp(a_{i1}k₁)·y₀` and
 /// `y₁ = exp(b₅k₅)···exp(b₁k₁)·y₀`, `k₁` acting first. Five evaluations of `f`, fifteen

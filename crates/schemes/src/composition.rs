@@ -12,7 +12,7 @@
 //! with a palindromic sequence `γᵢ = γ_{s+1−i}` and `Σγᵢ = 1` is again symmetric, and has order
 //! `p` when the `γᵢ` satisfy the order conditions of symmetric compositions up to order `p`
 //! (`Σγᵢ³ = 0` for order 4; `Σγᵢ⁵ = 0` and one condition with nested sums for order 6; …).
-//! The coefficient sets are the ones of `ALGORITHMS.md` §7, each verified in the tests of this
+//! The coefficient sets are the ones of the published tables cited below, each verified in the tests of this
 //! crate: palindromic, `Σγᵢ = 1`, and — with a generic symmetric base
 //! `Φ_h = exp(hA + h³B + h⁵C + h⁷D)` of random matrices, expanded as power series in `h` — the
 //! composition matches `exp(hA)` exactly through `h^p` and not at `h^{p+1}`; and by fitted
@@ -109,13 +109,13 @@ pub const SUZUKI4: CompositionScheme = CompositionScheme {
     gamma: &[SZ_P, SZ_P, 1.0 - 4.0 * SZ_P, SZ_P, SZ_P],
 };
 
-#[allow(clippy::excessive_precision)] // digits as published (ALGORITHMS.md §7)
+#[allow(clippy::excessive_precision)] // digits as published (see the module docs)
 const Y6_3: f64 = 0.784_513_610_477_557_263_819_497_63;
-#[allow(clippy::excessive_precision)] // digits as published (ALGORITHMS.md §7)
+#[allow(clippy::excessive_precision)] // digits as published (see the module docs)
 const Y6_2: f64 = 0.235_573_213_359_358_133_684_793_18;
-#[allow(clippy::excessive_precision)] // digits as published (ALGORITHMS.md §7)
+#[allow(clippy::excessive_precision)] // digits as published (see the module docs)
 const Y6_1: f64 = -1.177_679_984_178_871_006_946_415_68;
-#[allow(clippy::excessive_precision)] // digits as published (ALGORITHMS.md §7)
+#[allow(clippy::excessive_precision)] // digits as published (see the module docs)
 const Y6_0: f64 = 1.315_186_320_683_911_218_884_249_73;
 
 /// Yoshida's sixth-order composition, solution A (7 substeps):
@@ -128,7 +128,7 @@ pub const YOSHIDA6: CompositionScheme = CompositionScheme {
     gamma: &[Y6_3, Y6_2, Y6_1, Y6_0, Y6_1, Y6_2, Y6_3],
 };
 
-#[allow(clippy::excessive_precision)] // digits as published (ALGORITHMS.md §7)
+#[allow(clippy::excessive_precision)] // digits as published (see the module docs)
 const KL6: [f64; 5] = [
     0.392_161_444_007_314_139_279_250_56,
     0.332_599_136_789_359_438_599_748_64,
@@ -148,7 +148,7 @@ pub const KAHAN_LI6: CompositionScheme = CompositionScheme {
     ],
 };
 
-#[allow(clippy::excessive_precision)] // digits as published (ALGORITHMS.md §7)
+#[allow(clippy::excessive_precision)] // digits as published (see the module docs)
 const KL8: [f64; 9] = [
     0.130_202_483_088_890_080_878_817_63,
     0.561_162_981_775_108_384_561_964_41,
@@ -173,7 +173,7 @@ pub const KAHAN_LI8: CompositionScheme = CompositionScheme {
     ],
 };
 
-#[allow(clippy::excessive_precision)] // digits as published (ALGORITHMS.md §7)
+#[allow(clippy::excessive_precision)] // digits as published (see the module docs)
 const MC8: [f64; 8] = [
     0.741_670_364_350_612_953_448_227_80,
     -0.409_100_825_800_031_593_997_300_10,
