@@ -66,7 +66,7 @@
 //! any number of threads.
 //!
 //! ## References
-//! Keys from `REFERENCES.md`: \[MK99\] Munthe-Kaas, Appl. Numer. Math. 29 (1999) · \[CG93\] Crouch
+//! Keys (full entries in `docs/references.md`): \[MK99\] Munthe-Kaas, Appl. Numer. Math. 29 (1999) · \[CG93\] Crouch
 //! & Grossman, J. Nonlinear Sci. 3 (1993) · \[OM99\] Owren & Marthinsen, BIT 39 (1999) ·
 //! \[JMO00\] Jackiewicz, Marthinsen & Owren, Adv. Comput. Math. 13 (2000) · \[CMO03\] Celledoni,
 //! Marthinsen & Owren, FGCS 19 (2003) · \[CO03\] Celledoni & Owren, CMAME 192 (2003) ·

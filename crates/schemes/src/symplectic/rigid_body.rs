@@ -39,7 +39,7 @@ impl<T: RealField + Copy> RigidBodyPotential<T> for NoPotential {
 }
 
 /// Uniform gravity on a body with a fixed point (the heavy top):
-/// `U(R) = m g e₃·(R X)`, `M(R) = m g (Rᵀe₃) × X` (ALGORITHMS.md §1.4, §2.2), with `m` the
+/// `U(R) = m g e₃·(R X)`, `M(R) = m g (Rᵀe₃) × X`, with `m` the
 /// mass, `g` the gravitational acceleration (along `−e₃`) and `X` the centre of mass in body
 /// coordinates, measured from the fixed point (`X = ℓχ` in [CCLMO22, §3.4]).
 #[derive(Clone, Copy, Debug, PartialEq)]
