@@ -16,7 +16,7 @@ use nalgebra::{RealField, Vector3};
 ///
 /// `M` is minus the left-trivialized derivative of `U`:
 /// `⟨M(R), η⟩ = −d/dε U(R exp(εη̂))|₀`, equivalently `S(M) = (∂U/∂R)ᵀR − Rᵀ(∂U/∂R)` with
-/// `∂U/∂R` the matrix of partial derivatives \[LLM07\] (ALGORITHMS.md §2.2). The body equations
+/// `∂U/∂R` the matrix of partial derivatives \[LLM07\]. The body equations
 /// are `Π̇ = Π × Ω + M(R)`, and the right-trivialized derivative of `U` is `−R M(R)`.
 pub trait RigidBodyPotential<T: RealField + Copy>: Clone + Debug {
     /// `U(R)`.
@@ -110,7 +110,7 @@ impl<T: RealField + Copy> RigidBodyPotential<T> for UniformGravity {
 /// fixed point and a potential `U(R)`.
 ///
 /// As a Hamiltonian on `T*SO(3)` in the right trivialization (state `(R, π)`, `π` spatial;
-/// ALGORITHMS.md §1.4, `docs/symplectic.md` §3):
+/// `docs/symplectic.md` §3):
 ///
 /// ```text
 ///   H(R, π) = ½ πᵀ R I⁻¹ Rᵀ π + U(R),
@@ -194,7 +194,7 @@ impl FreeRigidBody {
 }
 
 impl HeavyTop {
-    /// The heavy top of \[BC10\] (REFERENCES.md "Heavy top"): `m = 15`,
+    /// The heavy top of \[BC10\]: `m = 15`,
     /// `J_cm = diag(0.234375, 0.46875, 0.234375)`, body centre of mass `X = (0, 1, 0)`,
     /// `g = 9.81` along `−e₃`; the inertia about the fixed point is
     /// `J = J_cm + m(|X|²I − XXᵀ) = diag(15.234375, 0.46875, 15.234375)`.
