@@ -350,9 +350,6 @@ impl CfData {
 /// non-finite one. (If the sum overflowed with every derivative finite, the step is
 /// returned as computed.)
 ///
-/// # Panics
-/// [`CommutatorFree::new`] panics on a scheme that is not explicit (see
-/// [`CommutatorFreeScheme::validate`]).
 #[derive(Clone, Debug)]
 pub struct CommutatorFree<A: ActionInPlace, D = AmbientDistance> {
     data: CfData,
@@ -372,8 +369,11 @@ impl<A: ActionInPlace> CommutatorFree<A> {
     /// A stepper for a scheme of the catalogue (or a user-written one), with the default
     /// distance [`AmbientDistance`] for pairs.
     ///
-    /// # Panics
-    /// If the scheme is not explicit (see [`CommutatorFreeScheme::validate`]).
+    /// # Errors
+    /// The first structural problem of the scheme (no stage, a stage or update that refers to
+    /// its own or a later stage, a row longer than the number of stages, a non-finite
+    /// coefficient), as found by [`CommutatorFreeScheme::validate_structure`]. Consistency
+    /// (row sums) is not required here; [`CommutatorFreeScheme::validate`] checks it.
     ///
     /// # Example
     /// ```
@@ -382,17 +382,18 @@ impl<A: ActionInPlace> CommutatorFree<A> {
     /// use schemes::{CommutatorFree, GroupLogDistance, Stepper, catalogue::CF43};
     /// // On a group acting on itself, measure the pair's error through the logarithm.
     /// let stepper = CommutatorFree::<LeftMultiplication<Rn<f64, 2>>>::new(&CF43)
+    ///     .unwrap()
     ///     .with_distance(GroupLogDistance);
     /// assert_eq!(stepper.order(), 4);
     /// assert_eq!(stepper.embedded_order(), Some(3));
     /// ```
-    #[must_use]
-    pub fn new(scheme: &CommutatorFreeScheme) -> Self {
-        Self::from_data(
+    pub fn new(scheme: &CommutatorFreeScheme) -> Result<Self, SchemeError> {
+        scheme.validate_structure()?;
+        Ok(Self::from_data(
             CfData::from_scheme(scheme),
             scheme.name.to_string(),
             AmbientDistance,
-        )
+        ))
     }
 }
 

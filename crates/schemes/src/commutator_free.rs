@@ -330,6 +330,17 @@ impl CommutatorFreeScheme {
     /// # Errors
     /// The first problem found, as a [`SchemeError`].
     pub fn validate(&self) -> Result<(), SchemeError> {
+        self.validate_structure()?;
+        self.validate_sums()
+    }
+
+    /// The structural part of [`validate`](Self::validate), which a stepper needs in order to
+    /// run the scheme at all: at least one stage, stage `i` refers only to `k_j`, `j < i`, and
+    /// to base stages `m < i`, rows no longer than `s`, finite coefficients.
+    ///
+    /// # Errors
+    /// The first problem found, as a [`SchemeError`].
+    pub fn validate_structure(&self) -> Result<(), SchemeError> {
         let method = self.name;
         let s = self.stages.len();
         if s == 0 {
@@ -392,6 +403,14 @@ impl CommutatorFreeScheme {
         if let Some(e) = self.embedded {
             check_product(&e.update, s, "embedded update".to_string())?;
         }
+        Ok(())
+    }
+
+    /// The consistency part of [`validate`](Self::validate) (row sums against the nodes and
+    /// against 1); assumes [`validate_structure`](Self::validate_structure) passed.
+    fn validate_sums(&self) -> Result<(), SchemeError> {
+        let method = self.name;
+        let s = self.stages.len();
         // Sums (abelian collapse) against the nodes and against 1.
         let mut rows: Vec<Vec<f64>> = Vec::with_capacity(s);
         let mut scales: Vec<f64> = Vec::with_capacity(s);

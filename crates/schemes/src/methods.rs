@@ -76,6 +76,7 @@ impl MethodSpec {
             }
             MethodKind::CommutatorFree(s) => AnyStepper::CommutatorFree(
                 CommutatorFree::new(s)
+                    .expect("catalogue schemes are explicit (tested)")
                     .named(self.id)
                     .with_distance(distance),
             ),

@@ -147,8 +147,12 @@ fn fixed_size_and_heap_steps_are_bitwise_equal_for_every_scheme() {
                 continue;
             }
             let tol = with_tol.then_some(&tol);
-            let mut fixed = CommutatorFree::<A>::new(&scheme).with_distance(GroupLogDistance);
-            let mut heap = CommutatorFree::<VecA>::new(&scheme).with_distance(GroupLogDistance);
+            let mut fixed = CommutatorFree::<A>::new(&scheme)
+                .unwrap()
+                .with_distance(GroupLogDistance);
+            let mut heap = CommutatorFree::<VecA>::new(&scheme)
+                .unwrap()
+                .with_distance(GroupLogDistance);
             let (mut y, mut yv) = (start(), vec![start()]);
             for i in 0..300 {
                 let t = h * f64::from(i);
@@ -229,8 +233,8 @@ fn a_non_finite_field_is_reported_at_the_first_stage_that_produced_it() {
                     k
                 };
                 let bad_vec = |t: f64, p: &Vec<P>| vec![bad(t, &p[0])];
-                let mut fixed = CommutatorFree::<A>::new(&scheme);
-                let mut heap = CommutatorFree::<VecA>::new(&scheme);
+                let mut fixed = CommutatorFree::<A>::new(&scheme).unwrap();
+                let mut heap = CommutatorFree::<VecA>::new(&scheme).unwrap();
                 let a = fixed.step(&action, &bad, 0.0, &start(), h, None);
                 let b = heap.step(&vec_action, &bad_vec, 0.0, &vec![start()], h, None);
                 let what = format!("{} θ = {theta} ({bad_value})", scheme.name);
@@ -265,8 +269,8 @@ fn an_overflowing_sum_of_finite_stage_values_is_not_an_error() {
     let huge = |_t: f64, _p: &P| (Vector3::zeros(), Vector3::new(f64::MAX, 0.0, 0.0));
     let huge_vec = |t: f64, p: &Vec<P>| vec![huge(t, &p[0])];
     let (action, vec_action) = (A::new(), VecA::new());
-    let mut fixed = CommutatorFree::<A>::new(&CF4);
-    let mut heap = CommutatorFree::<VecA>::new(&CF4);
+    let mut fixed = CommutatorFree::<A>::new(&CF4).unwrap();
+    let mut heap = CommutatorFree::<VecA>::new(&CF4).unwrap();
     // With h = 8 the first term of the first update exponent, 8·(3/12)·f64::MAX, overflows.
     let a = fixed
         .step(&action, &huge, 0.0, &start(), 8.0, None)
@@ -297,7 +301,7 @@ fn schemes_with_more_stages_than_any_shipped_converge_with_their_order() {
     };
     for m in [3, 5] {
         let scheme = compose(&CF4, m);
-        let mut stepper = CommutatorFree::<A>::new(&scheme);
+        let mut stepper = CommutatorFree::<A>::new(&scheme).unwrap();
         let row = measure_order(
             &problem,
             &mut stepper,
@@ -318,4 +322,59 @@ fn schemes_with_more_stages_than_any_shipped_converge_with_their_order() {
             row.errors
         );
     }
+}
+
+#[test]
+fn a_scheme_that_is_not_explicit_is_a_typed_error_not_a_panic() {
+    // Stage 1 uses its own derivative k₁ (implicit), and a stage with no stages at all.
+    const IMPLICIT: CommutatorFreeScheme = CommutatorFreeScheme {
+        name: "implicit stage",
+        order: 1,
+        reference: "test",
+        stages: &[
+            CfStage::new(0.0, ExpProduct::START),
+            CfStage::new(
+                1.0,
+                ExpProduct {
+                    base: Base::Start,
+                    factors: &[&[0.5, 0.5]],
+                },
+            ),
+        ],
+        update: ExpProduct {
+            base: Base::Start,
+            factors: &[&[0.5, 0.5]],
+        },
+        embedded: None,
+    };
+    match CommutatorFree::<A>::new(&IMPLICIT) {
+        Err(SchemeError::NotExplicit { referenced, .. }) => assert_eq!(referenced, 1),
+        other => panic!("expected NotExplicit, got {:?}", other.map(|s| s.name())),
+    }
+    const EMPTY: CommutatorFreeScheme = CommutatorFreeScheme {
+        name: "no stages",
+        order: 1,
+        reference: "test",
+        stages: &[],
+        update: ExpProduct::START,
+        embedded: None,
+    };
+    assert!(matches!(
+        CommutatorFree::<A>::new(&EMPTY),
+        Err(SchemeError::DimensionMismatch { .. })
+    ));
+    // Consistency is not required to build a stepper (only `validate` checks row sums).
+    const INCONSISTENT: CommutatorFreeScheme = CommutatorFreeScheme {
+        name: "update sums to 2",
+        order: 1,
+        reference: "test",
+        stages: &[CfStage::new(0.0, ExpProduct::START)],
+        update: ExpProduct {
+            base: Base::Start,
+            factors: &[&[2.0]],
+        },
+        embedded: None,
+    };
+    assert!(INCONSISTENT.validate().is_err());
+    assert!(CommutatorFree::<A>::new(&INCONSISTENT).is_ok());
 }

@@ -201,6 +201,7 @@ fn observer_sees_every_accepted_step_and_cf_pairs_adapt() {
     });
     let mut seen = 0;
     let mut s = schemes::CommutatorFree::<R2>::new(&schemes::catalogue::CF43)
+        .unwrap()
         .with_distance(GroupLogDistance);
     let sol = integrate_with_observer(
         &p,
