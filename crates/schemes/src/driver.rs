@@ -1,9 +1,9 @@
 //! The integration driver: fixed or adaptive steps over a time span, with observers, step-size
 //! control and partial results on failure.
 
-use crate::control::{Controller, StepControl};
+use crate::control::{Controller, ControllerState, StepControl};
 use crate::error::SchemeError;
-use crate::stepper::{Algebra, Problem, Scalar, StepStats, Stepper, Tolerance};
+use crate::stepper::{Algebra, Problem, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use homogeneous::{Action, LieVectorField};
 use liegroup::VectorSpace;
 use liegroup::scalar::{c, re};
@@ -206,6 +206,296 @@ impl<T: Copy, P: Clone> Run<T, P> {
     }
 }
 
+/// The validated step plan of one integration.
+struct Plan {
+    span: f64,
+    /// Fixed steps: the step and the number of steps (the last one shortened).
+    fixed: Option<(f64, usize)>,
+    /// Adaptive steps: the tolerances.
+    tol: Option<Tolerance>,
+    h_min: f64,
+    h_max: f64,
+}
+
+impl Plan {
+    /// Checks the input (time span, initial point, step options, save times) before anything
+    /// is computed.
+    fn new<A: Action, S: Stepper<A>>(
+        action: &A,
+        stepper: &S,
+        t0: f64,
+        y0: &A::Point,
+        t_end: f64,
+        options: &Options,
+    ) -> Result<Self, SchemeError> {
+        if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
+            return Err(SchemeError::InvalidTimeSpan { t0, t_end });
+        }
+        if !action.point_is_finite(y0) {
+            return Err(SchemeError::NonFinite {
+                what: "initial state",
+                t: t0,
+            });
+        }
+        let span = t_end - t0;
+        let (fixed_h, tol) = match &options.step {
+            StepSize::Fixed(h) => {
+                if !(h.is_finite() && *h > 0.0) {
+                    return Err(SchemeError::InvalidStepSize { h: *h });
+                }
+                (Some(*h), None)
+            }
+            StepSize::Count(n) => {
+                if *n == 0 {
+                    return Err(SchemeError::InvalidOption {
+                        name: "step count",
+                        reason: "at least one step is needed".into(),
+                    });
+                }
+                (Some(span / *n as f64), None)
+            }
+            StepSize::Adaptive(tol) => {
+                let tol = Tolerance::new(tol.rtol, tol.atol)?;
+                if stepper.embedded_order().is_none() {
+                    return Err(SchemeError::Unsupported {
+                        method: stepper.name(),
+                        reason: "adaptive steps need an embedded error estimate".into(),
+                    });
+                }
+                (None, Some(tol))
+            }
+        };
+        options.control.validate()?;
+        if let Save::Times(times) = &options.save {
+            let ok = times.windows(2).all(|w| w[0] < w[1])
+                && times
+                    .iter()
+                    .all(|&s| s.is_finite() && s >= t0 && s <= t_end);
+            if !ok {
+                return Err(SchemeError::InvalidOption {
+                    name: "save times",
+                    reason: format!("must be increasing and inside [{t0}, {t_end}]"),
+                });
+            }
+        }
+        let h_min = options.h_min.unwrap_or(1e-12 * span);
+        let h_max = options.h_max.unwrap_or(span).min(span);
+        if !(h_min > 0.0 && h_max >= h_min) {
+            return Err(SchemeError::InvalidOption {
+                name: "h_min/h_max",
+                reason: format!("need 0 < h_min ≤ h_max, got h_min = {h_min}, h_max = {h_max}"),
+            });
+        }
+        // Number of fixed steps: the last one shortened; a relative slack of 1e-10 avoids a
+        // spurious tiny last step from rounding of span / h.
+        let fixed = fixed_h.map(|h| (h, ((span / h) - 1e-10).ceil().max(1.0) as usize));
+        Ok(Self {
+            span,
+            fixed,
+            tol,
+            h_min,
+            h_max,
+        })
+    }
+
+    /// The first step: the fixed step, or for adaptive steps `h0` if given, else the automatic
+    /// choice of [`initial_step`], within `[h_min, h_max]`.
+    fn first_step<A, F, S>(
+        &self,
+        action: &A,
+        f: &F,
+        stepper: &S,
+        t0: f64,
+        y0: &A::Point,
+        h0: Option<f64>,
+    ) -> Result<f64, SchemeError>
+    where
+        A: Action,
+        F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+        S: Stepper<A>,
+    {
+        match (self.fixed, &self.tol) {
+            (Some((h, _)), _) => Ok(h),
+            (None, Some(tol)) => match h0 {
+                Some(h0) if h0.is_finite() && h0 > 0.0 => Ok(h0.min(self.h_max)),
+                Some(h0) => Err(SchemeError::InvalidStepSize { h: h0 }),
+                None => Ok(
+                    initial_step(action, f, stepper, t0, y0, tol)?.clamp(self.h_min, self.h_max)
+                ),
+            },
+            (None, None) => unreachable!("a plan has fixed steps or tolerances"),
+        }
+    }
+
+    /// Every fixed step taken, or `t_end` reached.
+    fn done(&self, t: f64, t_end: f64, accepted_fixed: usize) -> bool {
+        match self.fixed {
+            Some((_, n)) => accepted_fixed >= n,
+            None => t >= t_end,
+        }
+    }
+
+    /// The step to try from `t` (and whether it is the last one): fixed steps count, adaptive
+    /// steps stretch or shorten the last step to end at `t_end`.
+    fn next_step(&self, t: f64, h: f64, t_end: f64, accepted_fixed: usize) -> (f64, bool) {
+        match self.fixed {
+            Some((_, n)) if accepted_fixed + 1 == n => (t_end - t, true),
+            Some(_) => (h, false),
+            None if t + h >= t_end || t + 1.01 * h >= t_end => (t_end - t, true),
+            None => (h, false),
+        }
+    }
+}
+
+/// One step of size `h` from `(t, y)`, its result checked for finiteness.
+fn attempt<A, F, S>(
+    action: &A,
+    f: &F,
+    stepper: &mut S,
+    t: f64,
+    y: &A::Point,
+    h: f64,
+    tol: Option<&Tolerance>,
+) -> Result<StepOutput<A::Point>, SchemeError>
+where
+    A: Action,
+    F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    S: Stepper<A>,
+{
+    let out = stepper.step(action, f, c(t), y, c(h), tol)?;
+    if !action.point_is_finite(&out.y) {
+        return Err(SchemeError::NonFinite {
+            what: "state",
+            t: t + h,
+        });
+    }
+    Ok(out)
+}
+
+/// What the controller made of an adaptive step's error estimate.
+enum Verdict {
+    /// Keep the step; the next step size.
+    Accept(f64),
+    /// Try again from the same point with this step.
+    Retry(f64),
+    /// The step is kept, then the integration stops with this error.
+    AcceptThenFail(SchemeError),
+    /// The integration stops with this error (the step is not kept).
+    Fail(SchemeError),
+}
+
+/// Judges the scaled error estimate `err` of a step of size `h_try` from `t`.
+#[allow(clippy::too_many_arguments)]
+fn judge(
+    err: Option<f64>,
+    t: f64,
+    h_try: f64,
+    last: bool,
+    order: u32,
+    plan: &Plan,
+    options: &Options,
+    controller: &mut ControllerState,
+    last_rejected: &mut bool,
+) -> Verdict {
+    let err = err.unwrap_or(f64::NAN);
+    if !err.is_finite() {
+        // Treat a non-finite estimate as a very large error: shrink and retry.
+        *last_rejected = true;
+        let h = h_try * options.control.fac_min;
+        if h < plan.h_min {
+            return Verdict::Fail(SchemeError::NonFinite {
+                what: "error estimate",
+                t,
+            });
+        }
+        return Verdict::Retry(h);
+    }
+    let (accept, h_new) = controller.propose(err, h_try, order, *last_rejected);
+    if !accept {
+        *last_rejected = true;
+        let h = h_new.min(plan.h_max);
+        if h < plan.h_min {
+            let h_min = plan.h_min;
+            return Verdict::Fail(SchemeError::StepSizeTooSmall { t, h, h_min });
+        }
+        return Verdict::Retry(h);
+    }
+    *last_rejected = false;
+    if h_new < plan.h_min && !last {
+        let h_min = plan.h_min;
+        return Verdict::AcceptThenFail(SchemeError::StepSizeTooSmall { t, h: h_new, h_min });
+    }
+    Verdict::Accept(h_new.clamp(plan.h_min, plan.h_max))
+}
+
+/// Saves the initial point as `run.save` asks.
+fn save_initial<A: Action>(run: &mut Run<Scalar<A>, A::Point>, t0: f64, y0: &A::Point) {
+    match &run.save {
+        Save::Times(times) => {
+            while run.next_time < times.len() && times[run.next_time] <= t0 {
+                run.sol.t.push(c(times[run.next_time]));
+                run.sol.y.push(y0.clone());
+                run.next_time += 1;
+            }
+        }
+        _ => {
+            run.sol.t.push(c(t0));
+            run.sol.y.push(y0.clone());
+        }
+    }
+}
+
+/// Saves an accepted step `(t, y) → (t_new, y_new)` of size `h` as `run.save` asks (saved
+/// times inside the step by the stepper's dense output).
+#[allow(clippy::too_many_arguments)]
+fn save_step<A, S>(
+    run: &mut Run<Scalar<A>, A::Point>,
+    action: &A,
+    stepper: &S,
+    span: f64,
+    (t, y): (f64, &A::Point),
+    (t_new, y_new): (f64, &A::Point),
+    h: f64,
+    last: bool,
+) -> Result<(), SchemeError>
+where
+    A: Action,
+    S: Stepper<A>,
+{
+    match &run.save {
+        Save::Steps => {
+            run.sol.t.push(c(t_new));
+            run.sol.y.push(y_new.clone());
+        }
+        Save::Final => {
+            if last {
+                run.sol.t.push(c(t_new));
+                run.sol.y.push(y_new.clone());
+            }
+        }
+        Save::Times(times) => {
+            while run.next_time < times.len() && times[run.next_time] <= t_new {
+                let s = times[run.next_time];
+                let p = if (s - t_new).abs() <= 1e-14 * span.max(1.0) {
+                    Some(y_new.clone())
+                } else {
+                    stepper.dense_output(action, y, c((s - t) / h))
+                };
+                let Some(p) = p else {
+                    return Err(SchemeError::Unsupported {
+                        method: stepper.name(),
+                        reason: "no dense output: save times must be step ends".into(),
+                    });
+                };
+                run.sol.t.push(c(s));
+                run.sol.y.push(p);
+                run.next_time += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Integrate `problem` from `(t0, y0)` to `t_end` with `stepper`, calling
 /// `observer(t, &y)` after every accepted step (and once for the initial point).
 ///
@@ -221,7 +511,6 @@ impl<T: Copy, P: Clone> Run<T, P> {
 /// field or state), step-size underflow, an exhausted step budget, non-converging implicit
 /// stages. Never panics on user input and never loops endlessly (the step budget bounds the
 /// work).
-#[allow(clippy::too_many_lines)]
 pub fn integrate_with_observer<A, F, S, O>(
     problem: &Problem<A, F>,
     stepper: &mut S,
@@ -237,7 +526,6 @@ where
     S: Stepper<A>,
     O: FnMut(Scalar<A>, &A::Point),
 {
-    type T<A> = Scalar<A>;
     let action = &problem.action;
     let f = &problem.field;
     let work0 = stepper.stats();
@@ -249,7 +537,7 @@ where
             iterations: w.iterations - work0.iterations,
         }
     };
-    let mut run: Run<T<A>, A::Point> = Run {
+    let mut run: Run<Scalar<A>, A::Point> = Run {
         sol: Solution {
             t: Vec::new(),
             y: Vec::new(),
@@ -258,132 +546,23 @@ where
         save: options.save.clone(),
         next_time: 0,
     };
-
-    // ---- validate input (nothing computed yet: the partial solution is empty) ----
-    if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
-        return Err(run.fail(SchemeError::InvalidTimeSpan { t0, t_end }, work(stepper)));
-    }
-    if !action.point_is_finite(&y0) {
-        return Err(run.fail(
-            SchemeError::NonFinite {
-                what: "initial state",
-                t: t0,
-            },
-            work(stepper),
-        ));
-    }
-    let span = t_end - t0;
-    let (fixed_h, tol) = match &options.step {
-        StepSize::Fixed(h) => {
-            if !(h.is_finite() && *h > 0.0) {
-                return Err(run.fail(SchemeError::InvalidStepSize { h: *h }, work(stepper)));
-            }
-            (Some(*h), None)
-        }
-        StepSize::Count(n) => {
-            if *n == 0 {
-                return Err(run.fail(
-                    SchemeError::InvalidOption {
-                        name: "step count",
-                        reason: "at least one step is needed".into(),
-                    },
-                    work(stepper),
-                ));
-            }
-            (Some(span / *n as f64), None)
-        }
-        StepSize::Adaptive(tol) => match Tolerance::new(tol.rtol, tol.atol) {
-            Ok(tol) => {
-                if stepper.embedded_order().is_none() {
-                    return Err(run.fail(
-                        SchemeError::Unsupported {
-                            method: stepper.name(),
-                            reason: "adaptive steps need an embedded error estimate".into(),
-                        },
-                        work(stepper),
-                    ));
-                }
-                (None, Some(tol))
-            }
-            Err(e) => return Err(run.fail(e, work(stepper))),
-        },
+    // The input is checked before anything is computed (the partial solution is empty).
+    let plan = match Plan::new(action, stepper, t0, &y0, t_end, options) {
+        Ok(plan) => plan,
+        Err(e) => return Err(run.fail(e, work(stepper))),
     };
-    if let Err(e) = options.control.validate() {
-        return Err(run.fail(e, work(stepper)));
-    }
-    if let Save::Times(times) = &run.save {
-        let ok = times.windows(2).all(|w| w[0] < w[1])
-            && times
-                .iter()
-                .all(|&s| s.is_finite() && s >= t0 && s <= t_end);
-        if !ok {
-            return Err(run.fail(
-                SchemeError::InvalidOption {
-                    name: "save times",
-                    reason: format!("must be increasing and inside [{t0}, {t_end}]"),
-                },
-                work(stepper),
-            ));
-        }
-    }
-    let h_min = options.h_min.unwrap_or(1e-12 * span);
-    let h_max = options.h_max.unwrap_or(span).min(span);
-    if !(h_min > 0.0 && h_max >= h_min) {
-        return Err(run.fail(
-            SchemeError::InvalidOption {
-                name: "h_min/h_max",
-                reason: format!("need 0 < h_min ≤ h_max, got h_min = {h_min}, h_max = {h_max}"),
-            },
-            work(stepper),
-        ));
-    }
-
-    // ---- the initial point ----
-    let mut t = t0;
-    let mut y = y0;
+    let (mut t, mut y) = (t0, y0);
     observer(c(t), &y);
-    match &run.save {
-        Save::Times(times) => {
-            while run.next_time < times.len() && times[run.next_time] <= t0 {
-                run.sol.t.push(c(times[run.next_time]));
-                run.sol.y.push(y.clone());
-                run.next_time += 1;
-            }
-        }
-        _ => {
-            run.sol.t.push(c(t0));
-            run.sol.y.push(y.clone());
-        }
-    }
+    save_initial::<A>(&mut run, t0, &y);
 
-    // ---- the step loop ----
-    let mut h = match (fixed_h, tol) {
-        (Some(h), _) => h,
-        (None, Some(tol)) => match options.h0 {
-            Some(h0) if h0.is_finite() && h0 > 0.0 => h0.min(h_max),
-            Some(h0) => return Err(run.fail(SchemeError::InvalidStepSize { h: h0 }, work(stepper))),
-            None => match initial_step(action, f, stepper, t0, &y, &tol) {
-                Ok(h) => h.clamp(h_min, h_max),
-                Err(e) => return Err(run.fail(e, work(stepper))),
-            },
-        },
-        (None, None) => unreachable!("either fixed or adaptive"),
+    let mut h = match plan.first_step(action, f, stepper, t0, &y, options.h0) {
+        Ok(h) => h,
+        Err(e) => return Err(run.fail(e, work(stepper))),
     };
     let mut controller = options.control.start();
-    let mut steps_taken = 0usize;
-    let mut last_rejected = false;
-    let n_fixed = fixed_h.map(|h| {
-        // Number of fixed steps: the last one shortened; a relative slack of 1e-10 avoids a
-        // spurious tiny last step from rounding of span / h.
-        ((span / h) - 1e-10).ceil().max(1.0) as usize
-    });
-    let mut accepted_fixed = 0usize;
+    let (mut steps_taken, mut accepted_fixed, mut last_rejected) = (0usize, 0usize, false);
     loop {
-        let done = match n_fixed {
-            Some(n) => accepted_fixed >= n,
-            None => t >= t_end,
-        };
-        if done {
+        if plan.done(t, t_end, accepted_fixed) {
             break;
         }
         if steps_taken >= options.max_steps {
@@ -394,116 +573,62 @@ where
             return Err(run.fail(err, work(stepper)));
         }
         steps_taken += 1;
-        // The step to try.
-        let (h_try, last) = match n_fixed {
-            Some(n) => {
-                if accepted_fixed + 1 == n {
-                    (t_end - t, true)
-                } else {
-                    (h, false)
-                }
-            }
-            None => {
-                if t + h >= t_end || t + 1.01 * h >= t_end {
-                    (t_end - t, true)
-                } else {
-                    (h, false)
-                }
-            }
-        };
-        let out = match stepper.step(action, f, c(t), &y, c(h_try), tol.as_ref()) {
+        let (h_try, last) = plan.next_step(t, h, t_end, accepted_fixed);
+        let out = match attempt(action, f, stepper, t, &y, h_try, plan.tol.as_ref()) {
             Ok(out) => out,
             Err(e) => return Err(run.fail(e, work(stepper))),
         };
-        if !action.point_is_finite(&out.y) {
-            let err = SchemeError::NonFinite {
-                what: "state",
-                t: t + h_try,
-            };
-            return Err(run.fail(err, work(stepper)));
-        }
-        if tol.is_some() {
-            let err = out.error.unwrap_or(f64::NAN);
-            if !err.is_finite() {
-                // Treat a non-finite estimate as a very large error: shrink and retry.
-                run.sol.stats.rejected += 1;
-                last_rejected = true;
-                h = h_try * options.control.fac_min;
-                if h < h_min {
-                    let e = SchemeError::NonFinite {
-                        what: "error estimate",
-                        t,
-                    };
-                    return Err(run.fail(e, work(stepper)));
-                }
-                continue;
-            }
+        if plan.tol.is_some() {
             let order = stepper
                 .order()
                 .min(stepper.embedded_order().unwrap_or(stepper.order()));
-            let (accept, h_new) = controller.propose(err, h_try, order, last_rejected);
-            if !accept {
-                run.sol.stats.rejected += 1;
-                last_rejected = true;
-                h = h_new.min(h_max);
-                if h < h_min {
-                    let e = SchemeError::StepSizeTooSmall { t, h, h_min };
+            let verdict = judge(
+                out.error,
+                t,
+                h_try,
+                last,
+                order,
+                &plan,
+                options,
+                &mut controller,
+                &mut last_rejected,
+            );
+            match verdict {
+                Verdict::Accept(h_new) => h = h_new,
+                Verdict::Retry(h_new) => {
+                    run.sol.stats.rejected += 1;
+                    h = h_new;
+                    continue;
+                }
+                Verdict::Fail(e) => {
+                    run.sol.stats.rejected += 1;
                     return Err(run.fail(e, work(stepper)));
                 }
-                continue;
-            }
-            last_rejected = false;
-            h = h_new.clamp(h_min, h_max);
-            if h_new < h_min && !last {
-                let e = SchemeError::StepSizeTooSmall { t, h: h_new, h_min };
-                // The step itself was accepted: keep it in the partial solution.
-                let t_new = t + h_try;
-                run.sol.t.push(c(t_new));
-                run.sol.y.push(out.y);
-                run.sol.stats.accepted += 1;
-                return Err(run.fail(e, work(stepper)));
+                Verdict::AcceptThenFail(e) => {
+                    // The step itself was accepted: keep it in the partial solution.
+                    run.sol.t.push(c(t + h_try));
+                    run.sol.y.push(out.y);
+                    run.sol.stats.accepted += 1;
+                    return Err(run.fail(e, work(stepper)));
+                }
             }
         }
         // ---- accept ----
         let t_new = if last { t_end } else { t + h_try };
         run.sol.stats.accepted += 1;
         accepted_fixed += 1;
-        match &run.save {
-            Save::Steps => {
-                run.sol.t.push(c(t_new));
-                run.sol.y.push(out.y.clone());
-            }
-            Save::Final => {
-                if last {
-                    run.sol.t.push(c(t_new));
-                    run.sol.y.push(out.y.clone());
-                }
-            }
-            Save::Times(times) => {
-                while run.next_time < times.len() && times[run.next_time] <= t_new {
-                    let s = times[run.next_time];
-                    let p = if (s - t_new).abs() <= 1e-14 * span.max(1.0) {
-                        Some(out.y.clone())
-                    } else {
-                        let theta = (s - t) / h_try;
-                        stepper.dense_output(action, &y, c(theta))
-                    };
-                    match p {
-                        Some(p) => {
-                            run.sol.t.push(c(s));
-                            run.sol.y.push(p);
-                        }
-                        None => {
-                            let e = SchemeError::Unsupported {
-                                method: stepper.name(),
-                                reason: "no dense output: save times must be step ends".into(),
-                            };
-                            return Err(run.fail(e, work(stepper)));
-                        }
-                    }
-                    run.next_time += 1;
-                }
-            }
+        let saved = save_step(
+            &mut run,
+            action,
+            &*stepper,
+            plan.span,
+            (t, &y),
+            (t_new, &out.y),
+            h_try,
+            last,
+        );
+        if let Err(e) = saved {
+            return Err(run.fail(e, work(stepper)));
         }
         t = t_new;
         y = out.y;
