@@ -41,8 +41,9 @@ pub struct Options {
     pub control: StepControl,
     /// Initial step for adaptive runs; `None` selects it automatically (\[HNW93, II.4\]).
     pub h0: Option<f64>,
-    /// The smallest step the controller may take before giving up (default: `1e-12·|t_end − t0|`
-    /// when `None`).
+    /// The smallest step the controller may take before giving up. `None` (the default): 16 units
+    /// in the last place of the current time, `16·ε·|t|` (at least the smallest normal number),
+    /// the smallest step that still moves the time by more than rounding.
     pub h_min: Option<f64>,
     /// The largest step (default: the whole span).
     pub h_max: Option<f64>,
@@ -208,12 +209,14 @@ impl<T: Copy, P: Clone> Run<T, P> {
 
 /// The validated step plan of one integration.
 struct Plan {
+    t0: f64,
     span: f64,
     /// Fixed steps: the step and the number of steps (the last one shortened).
     fixed: Option<(f64, usize)>,
     /// Adaptive steps: the tolerances.
     tol: Option<Tolerance>,
-    h_min: f64,
+    /// The user's minimum step; `None`: relative to the ulp of the current time.
+    h_min: Option<f64>,
     h_max: f64,
 }
 
@@ -278,18 +281,36 @@ impl Plan {
                 });
             }
         }
-        let h_min = options.h_min.unwrap_or(1e-12 * span);
         let h_max = options.h_max.unwrap_or(span).min(span);
-        if !(h_min > 0.0 && h_max >= h_min) {
+        let h_min = options.h_min;
+        if !(h_max > 0.0 && h_min.is_none_or(|m| m > 0.0 && h_max >= m)) {
             return Err(SchemeError::InvalidOption {
                 name: "h_min/h_max",
-                reason: format!("need 0 < h_min ≤ h_max, got h_min = {h_min}, h_max = {h_max}"),
+                reason: format!("need 0 < h_min ≤ h_max, got h_min = {h_min:?}, h_max = {h_max}"),
             });
         }
         // Number of fixed steps: the last one shortened; a relative slack of 1e-10 avoids a
         // spurious tiny last step from rounding of span / h.
-        let fixed = fixed_h.map(|h| (h, ((span / h) - 1e-10).ceil().max(1.0) as usize));
+        let fixed = match fixed_h {
+            Some(h) => {
+                let n = ((span / h) - 1e-10).ceil().max(1.0);
+                // A run that cannot finish within the step budget is refused before it starts.
+                if n > options.max_steps as f64 {
+                    return Err(SchemeError::InvalidOption {
+                        name: "step budget",
+                        reason: format!(
+                            "the span {span:.3e} in steps of {h:.3e} needs {n:.3e} steps, more than \
+                             the budget of {} steps (raise max_steps or the step size)",
+                            options.max_steps
+                        ),
+                    });
+                }
+                Some((h, n as usize))
+            }
+            None => None,
+        };
         Ok(Self {
+            t0,
             span,
             fixed,
             tol,
@@ -319,12 +340,17 @@ impl Plan {
             (None, Some(tol)) => match h0 {
                 Some(h0) if h0.is_finite() && h0 > 0.0 => Ok(h0.min(self.h_max)),
                 Some(h0) => Err(SchemeError::InvalidStepSize { h: h0 }),
-                None => Ok(
-                    initial_step(action, f, stepper, t0, y0, tol)?.clamp(self.h_min, self.h_max)
-                ),
+                None => Ok(initial_step(action, f, stepper, t0, y0, tol)?
+                    .clamp(self.h_min_at(t0), self.h_max)),
             },
             (None, None) => unreachable!("a plan has fixed steps or tolerances"),
         }
+    }
+
+    /// The smallest step allowed at time `t`: the user's `h_min`, or 16 ulps of `t`.
+    fn h_min_at(&self, t: f64) -> f64 {
+        self.h_min
+            .unwrap_or_else(|| (16.0 * f64::EPSILON * t.abs()).max(f64::MIN_POSITIVE))
     }
 
     /// Every fixed step taken, or `t_end` reached.
@@ -337,12 +363,20 @@ impl Plan {
 
     /// The step to try from `t` (and whether it is the last one): fixed steps count, adaptive
     /// steps stretch or shorten the last step to end at `t_end`.
-    fn next_step(&self, t: f64, h: f64, t_end: f64, accepted_fixed: usize) -> (f64, bool) {
+    ///
+    /// Fixed steps end on the grid `t₀ + n·h` (the end computed from `n`, never accumulated, so
+    /// that no rounding builds up over many steps); the step taken is the difference of two
+    /// grid times.
+    /// Returns the step, the time it ends at, and whether it is the last one.
+    fn next_step(&self, t: f64, h: f64, t_end: f64, accepted_fixed: usize) -> (f64, f64, bool) {
         match self.fixed {
-            Some((_, n)) if accepted_fixed + 1 == n => (t_end - t, true),
-            Some(_) => (h, false),
-            None if t + h >= t_end || t + 1.01 * h >= t_end => (t_end - t, true),
-            None => (h, false),
+            Some((_, n)) if accepted_fixed + 1 == n => (t_end - t, t_end, true),
+            Some((h_fixed, _)) => {
+                let t_next = self.t0 + (accepted_fixed + 1) as f64 * h_fixed;
+                (t_next - t, t_next, false)
+            }
+            None if t + h >= t_end || t + 1.01 * h >= t_end => (t_end - t, t_end, true),
+            None => (h, t + h, false),
         }
     }
 }
@@ -402,7 +436,7 @@ fn judge(
         // Treat a non-finite estimate as a very large error: shrink and retry.
         *last_rejected = true;
         let h = h_try * options.control.fac_min;
-        if h < plan.h_min {
+        if h < plan.h_min_at(t) {
             return Verdict::Fail(SchemeError::NonFinite {
                 what: "error estimate",
                 t,
@@ -414,18 +448,18 @@ fn judge(
     if !accept {
         *last_rejected = true;
         let h = h_new.min(plan.h_max);
-        if h < plan.h_min {
-            let h_min = plan.h_min;
+        let h_min = plan.h_min_at(t);
+        if h < h_min {
             return Verdict::Fail(SchemeError::StepSizeTooSmall { t, h, h_min });
         }
         return Verdict::Retry(h);
     }
     *last_rejected = false;
-    if h_new < plan.h_min && !last {
-        let h_min = plan.h_min;
+    let h_min = plan.h_min_at(t + h_try);
+    if h_new < h_min && !last {
         return Verdict::AcceptThenFail(SchemeError::StepSizeTooSmall { t, h: h_new, h_min });
     }
-    Verdict::Accept(h_new.clamp(plan.h_min, plan.h_max))
+    Verdict::Accept(h_new.clamp(h_min, plan.h_max))
 }
 
 /// Saves the initial point as `run.save` asks.
@@ -573,9 +607,24 @@ where
             return Err(run.fail(err, work(stepper)));
         }
         steps_taken += 1;
-        let (h_try, last) = plan.next_step(t, h, t_end, accepted_fixed);
+        let (h_try, t_new, last) = plan.next_step(t, h, t_end, accepted_fixed);
+        if t_new <= t {
+            let err = SchemeError::StalledTime { t, h: h_try };
+            return Err(run.fail(err, work(stepper)));
+        }
         let out = match attempt(action, f, stepper, t, &y, h_try, plan.tol.as_ref()) {
             Ok(out) => out,
+            // Adaptive steps treat a non-finite stage or state like a failed error test: shrink
+            // and retry, down to the minimum step.
+            Err(e @ SchemeError::NonFinite { .. }) if plan.tol.is_some() => {
+                run.sol.stats.rejected += 1;
+                last_rejected = true;
+                h = h_try * options.control.fac_min;
+                if h < plan.h_min_at(t) {
+                    return Err(run.fail(e, work(stepper)));
+                }
+                continue;
+            }
             Err(e) => return Err(run.fail(e, work(stepper))),
         };
         if plan.tol.is_some() {
@@ -606,7 +655,7 @@ where
                 }
                 Verdict::AcceptThenFail(e) => {
                     // The step itself was accepted: keep it in the partial solution.
-                    run.sol.t.push(c(t + h_try));
+                    run.sol.t.push(c(t_new));
                     run.sol.y.push(out.y);
                     run.sol.stats.accepted += 1;
                     return Err(run.fail(e, work(stepper)));
@@ -614,7 +663,6 @@ where
             }
         }
         // ---- accept ----
-        let t_new = if last { t_end } else { t + h_try };
         run.sol.stats.accepted += 1;
         accepted_fixed += 1;
         let saved = save_step(

@@ -56,6 +56,15 @@ pub enum SchemeError {
         /// The minimum step size.
         h_min: f64,
     },
+    /// A step does not advance the time: `t + h` rounds to `t` (the step is below the
+    /// resolution of `f64` at this time).
+    #[error("time stalled at t = {t:e}: a step of h = {h:e} does not change it")]
+    StalledTime {
+        /// The time reached.
+        t: f64,
+        /// The step that did not advance it.
+        h: f64,
+    },
     /// The step budget was used up before the end time.
     #[error("step budget of {max_steps} steps exhausted at t = {t}")]
     StepBudgetExhausted {

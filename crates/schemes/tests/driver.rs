@@ -79,6 +79,8 @@ fn non_finite_field_stops_with_the_partial_solution() {
 fn step_budget_and_underflow() {
     let p = decay();
     let mut s = find("rkmk4").unwrap().stepper::<R1>();
+    // A fixed-step run that cannot finish within the budget is refused before it starts, with
+    // both numbers in the message.
     let e = integrate(
         &p,
         &mut s,
@@ -88,11 +90,38 @@ fn step_budget_and_underflow() {
         &Options::fixed(1e-3).max_steps(10),
     )
     .unwrap_err();
+    match &e.error {
+        SchemeError::InvalidOption { name, reason } => {
+            assert_eq!(*name, "step budget");
+            assert!(
+                reason.contains("1.000e3") && reason.contains("10 steps"),
+                "{reason}"
+            );
+        }
+        other => panic!("unexpected {other}"),
+    }
+    assert!(e.partial.y.is_empty());
+    // An adaptive run uses its budget up and keeps what it computed.
+    let mut s = find("rkmk54").unwrap().stepper::<R1>();
+    let e = integrate(
+        &p,
+        &mut s,
+        0.0,
+        y0(),
+        1.0,
+        &Options::adaptive(1e-12, 1e-12).max_steps(10),
+    )
+    .unwrap_err();
     assert!(matches!(
         e.error,
         SchemeError::StepBudgetExhausted { max_steps: 10, .. }
     ));
-    assert_eq!(e.partial.y.len(), 11);
+    assert_eq!(
+        e.partial.y.len(),
+        1 + e.partial.stats.accepted,
+        "every accepted step is kept"
+    );
+    assert!(e.partial.stats.accepted + e.partial.stats.rejected == 10);
 
     // A finite-time blow-up y' = y² (y(0) = 1 blows up at t = 1) forces the adaptive
     // controller below the minimum step: a typed underflow, not an endless loop.
