@@ -16,7 +16,7 @@
 //!
 //! (`B₂ₙ` are the Bernoulli numbers.) Their roles: `exp(û) = I + sinc·û + cosc·û²` (Rodrigues,
 //! \[HLW06, §IV.8\]); so(3) `dexp_u = I + cosc·û + sinc3·û²` and
-//! `dexp_u⁻¹ = I − ½û + g2·û²` \[CO03\], \[REFERENCES.md, "so(3) dexp⁻¹"\]; `g2p` enters the
+//! `dexp_u⁻¹ = I − ½û + g2·û²` \[CO03\] (`docs/derivations.md` §1); `g2p` enters the
 //! SE(3) `dexp⁻¹` \[CCLMO22, §2.3\] and `cosc, sinc3, q2, q3` are the coefficients of the SE(3)
 //! `dexp` (Barfoot's `Q`, see [`Se3`](crate::Se3)).
 //!
