@@ -97,8 +97,8 @@ fn split6(v: &Vector6<f64>) -> (Vector3<f64>, Vector3<f64>) {
 ///   `f(g, μ) = (Ad_g ξ, −ξ)` for [`LargerGroupAction`].
 ///
 /// For speed, prefer [`body_frame`](Self::body_frame) over [`canonical_body`](Self::canonical_body)
-/// (the same equations): a stage then needs only `Γ` from its attitude, not `RΩ`
-/// (`docs/performance.md`: 1.6× instead of 2.1× the ambient RK4 step for RKMK4 and CF4).
+/// (the same equations): a stage then needs only `Γ` from its attitude, not `RΩ` (measured in
+/// `docs/performance.md`, "Design notes measured in benchmarks").
 ///
 /// # Invariants
 /// Energy ([`energy`](Self::energy), [`energy_lie_poisson`](Self::energy_lie_poisson)), the
