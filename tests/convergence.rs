@@ -1,5 +1,6 @@
 //! Observed orders of every catalogue method on three state-dependent or non-autonomous
-//! problems with known solutions (REFERENCES.md, "Exact solutions for convergence tests"):
+//! problems with known solutions (`docs/models.md`, "Free rigid body" and "Other problems with
+//! known solutions"):
 //!
 //! (a) the free rigid body on S² against the exact solution in Jacobi elliptic functions
 //!     [LL76 §37];

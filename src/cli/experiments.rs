@@ -69,7 +69,7 @@ pub fn experiments() -> Vec<Experiment> {
         },
         Experiment {
             id: "nonholonomic-energy",
-            description: "[papers/003] the energy-conserving extended discrete Lagrange–d'Alembert integrator with variable steps against fixed-step DLA",
+            description: "[C03] the energy-conserving extended discrete Lagrange–d'Alembert integrator with variable steps against fixed-step DLA",
             run: super::nonholonomic::nonholonomic_energy,
         },
         Experiment {

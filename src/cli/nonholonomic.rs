@@ -1,4 +1,4 @@
-//! Nonholonomic energy experiments (papers/003): the extended discrete Lagrange–d'Alembert
+//! Nonholonomic energy experiments \[C03\]: the extended discrete Lagrange–d'Alembert
 //! integrator chooses its steps so that the discrete energy is conserved exactly, against the
 //! fixed-step DLA integrator.
 
@@ -199,7 +199,7 @@ pub fn nonholonomic_energy(dir: &Path, quick: bool) -> Result<Section, CliError>
         .fold(0.0, f64::max);
     Ok(Section {
         id: "nonholonomic-energy".into(),
-        title: "Energy-conserving nonholonomic integrators (papers/003)".into(),
+        title: "Energy-conserving nonholonomic integrators [C03]".into(),
         text: vec!["The extended discrete Lagrange–d'Alembert integrator solves for the next configuration and the step size together so that the discrete energy equals E₀ to solver tolerance; the fixed-step DLA integrator (same discrete Lagrangian and constraints) conserves energy only approximately. See docs/nonholonomic.md for the equations and for the Chaplygin sleigh, where the energy equation loses its root after a finite time.".into()],
         tables: vec![table],
         figures,

@@ -112,7 +112,10 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
         Box::new(SphereEntry {
             id: "double-spherical-pendulum",
             description: "double spherical pendulum on (S²)² [LLM09 §4.1]; m = 1, l = 9.81, g = 9.81",
-            presets: &[("llm09", "the data of REFERENCES.md (E₀ ≈ −270.22)")],
+            presets: &[(
+                "llm09",
+                "the data of [LLM09, Ex. 1] as restored in docs/models.md (E₀ ≈ −270.22)",
+            )],
             build: |_| {
                 Ok((
                     DoubleSphericalPendulum::lee_leok_mcclamroch()

@@ -1,5 +1,5 @@
-//! Test problems shared by the cross-crate tests, written out from REFERENCES.md independently
-//! of the `models` crate.
+//! Test problems shared by the cross-crate tests, written out from `docs/models.md`
+//! independently of the `models` crate.
 #![allow(dead_code)]
 
 use homogeneous::TangentSphere2;
@@ -25,7 +25,7 @@ pub fn free_rigid_body_exact(inertia: Vector3<f64>, m0: Vector3<f64>, t: f64) ->
     ))
 }
 
-/// The 2-fold pendulum with L = m = 1 [CCLMO22 §5], written out from REFERENCES.md
+/// The 2-fold pendulum with L = m = 1 [CCLMO22 §5], written out from `docs/models.md`
 /// independently of the `models` crate: R(q) ω̇ = r, f(q, ω) = (ωᵢ, qᵢ × ω̇ᵢ).
 pub fn pendulum2(_t: f64, p: &[TangentSphere2; 2]) -> [Vector6<f64>; 2] {
     let g = 9.81;

@@ -16,7 +16,7 @@
 //!
 //! (`B₂ₙ` are the Bernoulli numbers.) Their roles: `exp(û) = I + sinc·û + cosc·û²` (Rodrigues,
 //! \[HLW06, §IV.8\]); so(3) `dexp_u = I + cosc·û + sinc3·û²` and
-//! `dexp_u⁻¹ = I − ½û + g2·û²` \[CO03\], \[REFERENCES.md, "so(3) dexp⁻¹"\]; `g2p` enters the
+//! `dexp_u⁻¹ = I − ½û + g2·û²` \[CO03\] (`docs/derivations.md` §1); `g2p` enters the
 //! SE(3) `dexp⁻¹` \[CCLMO22, §2.3\] and `cosc, sinc3, q2, q3` are the coefficients of the SE(3)
 //! `dexp` (Barfoot's `Q`, see [`Se3`](crate::Se3)).
 //!
@@ -159,9 +159,9 @@ pub(crate) const G2_SERIES_SHORT: [f64; 8] = series_prefix(&G2_SERIES);
 /// The first 6 terms of [`G2_SERIES`], for `θ² <` [`SMALL_ANGLE_SQ`] (`θ < 1/4`, the range of
 /// integrator stages): the first omitted term is `|B₁₄|/14! θ¹² < 1.34·10⁻¹¹ · 16⁻⁶ < 8·10⁻¹⁹`,
 /// under a hundredth of an ulp of `g₂ ≥ 1/12`. Estrin's scheme over six coefficients has the
-/// same three levels as over eight, but its last level waits on one product fewer; an exact
-/// `dexp⁻¹` at every RKMK stage made this visible (body-frame heavy-top RKMK4 79.9 → 77.7 ns,
-/// `docs/performance.md`).
+/// same three levels as over eight, but its last level waits on one product fewer, which shortens
+/// the dependency chain of an exact `dexp⁻¹` at every RKMK stage (measured in
+/// `docs/performance.md`, "A shorter `g₂` series at stage angles").
 pub(crate) const G2_SERIES_SMALL: [f64; 6] = series_prefix(&G2_SERIES);
 
 /// The first `N` coefficients of a series (at compile time; `N` at most its length).
@@ -484,8 +484,9 @@ pub fn cosc<T: RealField + Copy>(t2: T) -> T {
 /// on two-lane vectors (coefficient pairs; the same operations on each lane as each series on
 /// its own, so the same values), above it one `sin_cos` of `θ/2`.
 ///
-/// (The series is written out here rather than in a helper function: as a separately inlined
-/// function it cost the body-frame heavy-top RKMK4 and CF4 steps 2–3 ns, measured.)
+/// (The series is written out here rather than in a helper function: a separately inlined
+/// helper was measurably slower in the RKMK and CF steps; see `docs/performance.md`, "Design
+/// notes measured in benchmarks".)
 ///
 /// # Example
 /// ```

@@ -29,18 +29,16 @@
 
 /// The length from which the loops of this module run on rayon (with the `rayon` feature).
 ///
-/// Chosen by measurement on a 2-core machine. An isolated loop (`Vec<Vector6>` axpy, SE(3)
-/// `dexp⁻¹`, the SE(3) action on TS², 10–50 ns per element) pays a few microseconds of
-/// fork/join and breaks even on two threads at about a thousand elements. Inside a step,
-/// between parallel force evaluations, a serial pass also leaves the other worker idle, to be
-/// woken again at the next parallel region: with the threshold at 2048, the RKMK4 step of
-/// 1000 Lennard-Jones particles on S² took 570–694 ns per particle on two threads against
-/// 661–744 on one; at 1000 it takes 473–527 (`docs/performance.md`, large N). A product of a
-/// handful of factors never reaches it.
+/// Chosen by measurement (`docs/performance.md`, "Large N on spheres" and "Design notes measured
+/// in benchmarks"): below it the fork/join overhead outweighs the work of cheap per-element
+/// loops, and a lower threshold keeps the passes of a step between parallel force evaluations
+/// from running serially while the other worker idles. A product of a handful of factors never
+/// reaches it.
 pub const PAR_THRESHOLD: usize = 1000;
 
-/// The smallest number of elements per rayon task (with the `rayon` feature): tasks of five
-/// microseconds or more, so that a loop of [`PAR_THRESHOLD`] elements makes two of them.
+/// The smallest number of elements per rayon task (with the `rayon` feature): tasks large
+/// enough to amortize their scheduling, and a loop of [`PAR_THRESHOLD`] elements makes two of
+/// them.
 pub const PAR_MIN_LEN: usize = 500;
 
 /// `true` when the crate was built with the `rayon` feature.

@@ -16,7 +16,8 @@
 //! `α < 2`.
 //!
 //! References: \[CCLMO22, §2.3\] (dexp⁻¹); T. D. Barfoot, *State Estimation for Robotics*, the
-//! left Jacobian of SE(3) (its `Q` matrix, as recorded in REFERENCES.md, gives dexp; the
+//! left Jacobian of SE(3) \[Bar17\] (its `Q` matrix, written out in `docs/derivations.md` §2,
+//! gives dexp; the
 //! formula is checked here against the derivative of exp); \[HLW06, §IV.8.3\] (Cayley).
 
 use crate::angle::AngleFns;

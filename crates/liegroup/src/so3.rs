@@ -453,7 +453,7 @@ impl<T: RealField + Copy> LieGroup for So3<T> {
     }
 
     /// `dexp_u v = v + ((1 − cos α)/α²) u×v + ((α − sin α)/α³) u×(u×v)`, `α = |u|`
-    /// [REFERENCES.md "so(3) dexp"]; series below `α < 1/4` and `α < 2` respectively.
+    /// (`docs/derivations.md` §1); series below `α < 1/4` and `α < 2` respectively.
     ///
     /// # Example
     /// ```

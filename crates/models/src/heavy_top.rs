@@ -67,7 +67,8 @@ fn split6(v: &Vector6<f64>) -> (Vector3<f64>, Vector3<f64>) {
 /// | [`larger_group`](Self::larger_group) | [`LargerGroupAction`] | `((R, x), (Π, Γ))` | `(Ad_(R,x)(Ω, m g X), −(Ω, m g X))` | §3.4.3 |
 /// | [`ambient`](Self::ambient) | [`Ambient12Action`] | `(R, Π) ∈ ℝ¹²` | `(RΩ̂, Π × Ω + m g (Rᵀe₃) × X)` | — |
 ///
-/// - **Canonical on T*SO(3)**, right trivialized (`ALGORITHMS.md` §1.3–1.4): with the spatial
+/// - **Canonical on T*SO(3)**, right trivialized (`docs/derivations.md` §3; [CCLMO22, §3.4.1]):
+///   with the spatial
 ///   momentum `π = RΠ`, `ω = RΩ = R J⁻¹Rᵀπ` and
 ///   `H(R, π) = ½ π·RJ⁻¹Rᵀπ + m g e₃·RX`, the right-trivialized derivative of `H` in `R` is
 ///   `ν = ω × π + m g (RX) × e₃`, and `f = (∂H/∂π, −ν)` with the generator
@@ -96,8 +97,8 @@ fn split6(v: &Vector6<f64>) -> (Vector3<f64>, Vector3<f64>) {
 ///   `f(g, μ) = (Ad_g ξ, −ξ)` for [`LargerGroupAction`].
 ///
 /// For speed, prefer [`body_frame`](Self::body_frame) over [`canonical_body`](Self::canonical_body)
-/// (the same equations): a stage then needs only `Γ` from its attitude, not `RΩ`
-/// (`docs/performance.md`: 1.6× instead of 2.1× the ambient RK4 step for RKMK4 and CF4).
+/// (the same equations): a stage then needs only `Γ` from its attitude, not `RΩ` (measured in
+/// `docs/performance.md`, "Design notes measured in benchmarks").
 ///
 /// # Invariants
 /// Energy ([`energy`](Self::energy), [`energy_lie_poisson`](Self::energy_lie_poisson)), the

@@ -20,8 +20,9 @@
 //!   counting sort, `O(N)`; [`NeighbourList::order`]); positions are gathered into that order at
 //!   every evaluation and the gradient is scattered back to the caller's numbering. Neighbours
 //!   are then close in memory whatever the caller's numbering (random, or scrambled by diffusion
-//!   over a long run). Without it, a random numbering of 10⁵ particles made the gradient 1.45×
-//!   slower than the Fibonacci numbering; with it the numbering does not matter.
+//!   over a long run). Without it a random numbering made the gradient markedly slower than a
+//!   spatially coherent one (`docs/performance.md`, "Design notes measured in benchmarks"); with
+//!   it the numbering does not matter.
 //! - **Rows sorted by distance** (at the build, counting sort into 16 shells of equal `r²`
 //!   width): along a row, the cut-off test and the branch of a switched term (e.g. the
 //!   switching zone of [`LennardJonesTerm`](crate::models::LennardJonesTerm)) change outcome
@@ -88,8 +89,8 @@ pub fn hexagonal_spacing(n: usize) -> f64 {
 const BLOCK: usize = 256;
 
 /// Elements per task of the `O(N)` loops (gathering positions, scattering gradients, the
-/// diagonal-inertia fields): a few microseconds of work each, so that small systems run in one
-/// task.
+/// diagonal-inertia fields): enough work each to amortize a task, so that small systems run in
+/// one task.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
 const CHUNK: usize = 4096;
 

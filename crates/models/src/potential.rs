@@ -14,8 +14,9 @@
 //! `T: RealField + Copy`, so also for dual numbers), the ambient gradient `∂V/∂qᵢ ∈ ℝ³` and the
 //! Hessian–vector product are then assembled by visitors that differentiate **each term over its
 //! fewest variables** and add the pieces by hand. A single dual vector over all `3n` coordinates
-//! is never formed: on 642 Lennard-Jones molecules that is ~8,400× slower than per-pair AD
-//! (see `DESIGN.md`).
+//! is never formed: every term would then carry a derivative part of length `3n` although it
+//! depends on a few coordinates (measured in `docs/performance.md`, "Design notes measured in
+//! benchmarks").
 //!
 //! # Writing a potential
 //! ```

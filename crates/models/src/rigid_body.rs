@@ -53,7 +53,7 @@ pub struct BodyFrame<M>(pub M);
 pub type AttitudeCoadjointAction = (LeftMultiplication<So3<f64>>, So3Coadjoint<f64>);
 /// T*SO(3) ≅ SO(3) ⋉ ℝ³ = SE(3) (right trivialization, `(R, π)` with `π` the spatial momentum)
 /// acting on itself: `(A, a)·(R, π) = (AR, Aπ + a)`, generator `(ξ, δ)·(R, π) = (ξ̂R, ξ × π + δ)`
-/// (`ALGORITHMS.md` §1.3).
+/// (`docs/symplectic.md` §2.2; `docs/derivations.md` §3).
 pub type CotangentAction = LeftMultiplication<Se3<f64>>;
 /// ℝ¹² acting on itself by translation: the ambient ODE, on which every Lie group scheme is the
 /// classical Runge–Kutta method with the same tableau.
@@ -254,7 +254,7 @@ pub(crate) fn join12(m: &Matrix3<f64>, x: &Vector3<f64>) -> SVector<f64, 12> {
 /// right-trivialized velocity: `Ṙ = RΩ̂ = (RΩ)^ R`, i.e. the **spatial** angular velocity
 /// `ω = RΩ`, not `Ω`. On T*SO(3) ≅ SE(3) the generator is `π̇ = ξ × π + δ`; with `ξ = ω` and
 /// `δ = −ω × π` the spatial momentum is constant, the right-trivialized canonical equations of
-/// `ALGORITHMS.md` §1.3 with `H(R, π) = ½ π·R I⁻¹ Rᵀ π`. For
+/// `docs/symplectic.md` §2.1, (S6), with `H(R, π) = ½ π·R I⁻¹ Rᵀ π`. For
 /// [`AttitudeBodyAction`] (right multiplication by the inverse) the generator is `−Ad_R ξ`, so
 /// `f = −Ω` gives the same `Ṙ = RΩ̂`. The tests check all seven against each other at random
 /// states (relative 10⁻¹²).
@@ -310,8 +310,8 @@ impl FreeRigidBody {
         Self::new(Matrix3::from_diagonal(&moments))
     }
 
-    /// `I = diag(1, 2, 3)`: the body of the exact-solution test of `REFERENCES.md` ("Exact
-    /// solutions for convergence tests", Landau–Lifshitz §37 \[LL76\]), with the state
+    /// `I = diag(1, 2, 3)`: the body of the exact-solution test (`docs/models.md`, "Free rigid
+    /// body"; Landau–Lifshitz §37 \[LL76\]), with the state
     /// [`landau_lifshitz_state`](Self::landau_lifshitz_state).
     ///
     /// # Panics
@@ -435,7 +435,7 @@ impl FreeRigidBody {
         Problem::new((LeftMultiplication::new(), So3Coadjoint::new()), *self)
     }
 
-    /// Canonical on the right-trivialized T*SO(3) ≅ SE(3) (`ALGORITHMS.md` §1.3, [CCLMO22,
+    /// Canonical on the right-trivialized T*SO(3) ≅ SE(3) (`docs/symplectic.md` §2, [CCLMO22,
     /// §3.4.1] without gravity): `(R, π)`, `ω = R I⁻¹ Rᵀ π`, `f = (ω, −ω × π)`, so `Ṙ = ω̂R`
     /// and `π̇ = 0`.
     #[must_use]

@@ -29,7 +29,8 @@ use nalgebra::{DMatrix, Vector3, Vector6};
 ///
 /// a `3n × 3n` linear system `A(q) ω̇ = b(q, ω)` with diagonal blocks `Mᵢᵢ I` and off-diagonal
 /// blocks `−Mᵢⱼ q̂ᵢ q̂ⱼ = −Mᵢⱼ (qⱼ qᵢᵀ − (qᵢ·qⱼ) I)`. (This derivation was redone for this crate
-/// and agrees with `REFERENCES.md`; the tests check it against energy conservation and against
+/// and agrees with [LLM09, eqs. (2.9)–(2.11)] (`docs/models.md`, "Lagrangian systems on (S²)ⁿ");
+/// the tests check it against energy conservation and against
 /// the residual of eq. (2.5).) `A(q)` is symmetric, and positive definite for unit `qᵢ`: on
 /// tangent vectors `xᵀAx = Σᵢⱼ Mᵢⱼ (xᵢ × qᵢ)·(xⱼ × qⱼ)`, and normal components decouple with
 /// weight `Mᵢᵢ`. Dotting row `i` with `qᵢ` gives `Mᵢᵢ qᵢ·ω̇ᵢ = 0`, so the solution is tangent.

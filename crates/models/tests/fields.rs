@@ -1,6 +1,7 @@
 //! The equations of motion: the Lie group field and the ambient ODE agree, the solve satisfies
 //! the Euler–Lagrange equations in their original form [LLM09, eq. (2.5)], the N-fold pendulum
-//! matches the matrices of [CCLMO22, §5] as printed in `REFERENCES.md`, and the invariants.
+//! matches the matrices of [CCLMO22, §5] (`docs/models.md`, "N-fold 3D pendulum"), and the
+//! invariants.
 
 // Index loops mirror the formulas (sums over bodies i, j).
 #![allow(clippy::needless_range_loop)]
@@ -149,7 +150,8 @@ fn lie_field_equals_ambient_ode_and_solves_euler_lagrange() {
     check_fields("Lennard-Jones", p.system(), &states(30, 0.12, 0.3));
 }
 
-/// The N-fold pendulum against the matrices of [CCLMO22, §5] as printed in `REFERENCES.md`:
+/// The N-fold pendulum against the matrices of [CCLMO22, §5] (`docs/models.md`, "N-fold 3D
+/// pendulum"):
 /// `R(q)ω̇ = r` with `R_ii = (Σ_{j≥i} m_j) Lᵢ² I`, `R_ij = (Σ_{k≥j} m_k) Lᵢ L_j q̂ᵢᵀ q̂_j`
 /// (i < j), `R_ji = R_ijᵀ`, `rᵢ = Σ_{j≠i} M_ij |ω_j|² q̂ᵢ q_j − (Σ_{j≥i} m_j) g Lᵢ q̂ᵢ e₃`,
 /// and the energy `½ ωᵀR(q)ω + Σᵢ Lᵢ g (Σ_{j≥i} m_j) e₃·qᵢ`.

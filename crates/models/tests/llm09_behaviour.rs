@@ -102,7 +102,8 @@ fn six_examples_variational_versus_runge_kutta() {
     let rk45 = find(&rows, ex, Method::Rk45Adaptive);
     assert!(rk45.mean_de >= 100.0 * vi.mean_de);
     assert!(rk45.de_last / rk45.de_first >= 3.0);
-    // The level REFERENCES.md records for Ex. 1: mean |E − E₀| ≈ 1.1e-4 (E₀ ≈ −270.22).
+    // The level recorded for Ex. 1 (`docs/models.md`, "Example 1 data"; [LLM09, Ex. 1]):
+    // mean |E − E₀| ≈ 1.1e-4 (E₀ ≈ −270.22).
     assert!((vi.mean_de - 1.13e-4).abs() < 0.1e-4, "{:e}", vi.mean_de);
     assert!((vi.e0 + 270.22).abs() < 0.01);
 }

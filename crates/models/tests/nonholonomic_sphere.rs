@@ -15,7 +15,7 @@ use schemes::{ButcherTableau, Options, Problem, fit_order};
 type Sys = SphereSystem<LinearPotential>;
 
 fn pendulum() -> (NFoldPendulum, Vec<Vector3<f64>>, Vec<Vector3<f64>>) {
-    // m l² = m g l = 1, e₃ up (ALGORITHMS §6.4 data; the start rotation differs).
+    // m l² = m g l = 1, e₃ up (`docs/nonholonomic.md` §6.4 data; the start rotation differs).
     let p = NFoldPendulum::new(vec![1.0], vec![1.0], 1.0).unwrap();
     let x0 = Vector3::new(1.0_f64.sin(), 0.0, -(1.0_f64.cos()));
     let w0 = rotation_to(&x0) * Vector3::new(0.3, 0.8, 0.0);
@@ -182,8 +182,8 @@ fn regularized_lift_energy_bounded_without_trend_and_unit_length() {
 
 #[test]
 fn stage_constrained_lift_short_run() {
-    // The stage-constrained (discrete Chetaev) variant: right order, but ALGORITHMS §6.4
-    // measured error growth after ~8 000 steps; here 2 000 steps, reported.
+    // The stage-constrained (discrete Chetaev) variant: right order, but `docs/nonholonomic.md`
+    // §6.4 records error growth after ~8 000 steps; here 2 000 steps, reported.
     let (p, x0, w0) = pendulum();
     let (ts, de, unit, _) = long_run(p.system(), Lift::StageConstrained, 0.1, 2_000, &x0, &w0);
     let max_de = de.iter().fold(0.0_f64, |m, v| m.max(v.abs()));

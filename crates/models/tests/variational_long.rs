@@ -1,4 +1,4 @@
-//! The long run of [LLM09, Ex. 1]: the double spherical pendulum (`REFERENCES.md` data,
+//! The long run of [LLM09, Ex. 1]: the double spherical pendulum (`docs/models.md` data,
 //! `h = 0.01`) integrated by the implicit variational integrator (3.10)–(3.16), Newton to
 //! round-off, for **10⁶ steps** (t = 10⁴ s, 100× the paper's horizon):
 //!
@@ -86,7 +86,8 @@ fn double_spherical_pendulum_million_steps() {
     for qm in quarter {
         assert!((qm / mean_abs - 1.0).abs() <= 0.1, "quarters {quarter:?}");
     }
-    // The paper's level: mean |E − E₀| ≈ 1.1e-4 (REFERENCES.md).
+    // The recorded level: mean |E − E₀| ≈ 1.1e-4 (`docs/models.md`, "Example 1 data";
+    // [LLM09, Ex. 1]).
     assert!(
         (mean_abs - 1.13e-4).abs() < 0.1e-4,
         "mean energy error {mean_abs:e}"

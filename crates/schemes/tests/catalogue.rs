@@ -158,7 +158,8 @@ fn every_commutator_free_scheme_is_valid() {
     }
 }
 
-/// The structure recorded in REFERENCES.md: on an abelian algebra the coefficients of all
+/// The structure of commutator-free schemes \[CMO03\] (`docs/models.md`, "Other problems with
+/// known solutions"): on an abelian algebra the coefficients of all
 /// exponentials producing Y_i (following base points) sum to c_i, those of each update to 1.
 #[test]
 fn coefficient_sums_match_nodes_and_one() {
@@ -204,7 +205,7 @@ fn crouch_grossman_structure() {
             s.name
         );
     }
-    // CG3 exactly as in REFERENCES.md.
+    // CG3 exactly as in [CG93, OM99] (`docs/methods.md`, `cg3`; `docs/models.md`).
     assert_eq!(CG3.nodes(), [0.0, 3.0 / 4.0, 17.0 / 24.0]);
     assert_eq!(
         CG3.stages[2].point.factors,

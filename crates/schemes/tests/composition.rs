@@ -1,4 +1,5 @@
-//! Symmetric compositions: the coefficient sets of `ALGORITHMS.md` §7 checked (palindromic,
+//! Symmetric compositions: the coefficient sets of `docs/derivations.md` §4 ([Yos90], [Suz90],
+//! [KL97], [McL95]) checked (palindromic,
 //! `Σγ = 1`, odd power sums, and the full order conditions through a generic symmetric base
 //! expanded as a power series), and observed orders of compositions of the implicit midpoint
 //! RKMK (`gl2`, symmetric, order 2) on the free rigid body against its exact solution.
@@ -191,7 +192,7 @@ type A = RotationAction<f64>;
 const INERTIA: Vector3<f64> = Vector3::new(1.0, 2.0, 3.0);
 
 /// The exact free rigid body `ṁ = m × I⁻¹m` with `I₁ < I₂ < I₃`, `m(0) = (a, 0, c)`,
-/// `M² > 2EI₂` (Landau–Lifshitz §37; `REFERENCES.md`).
+/// `M² > 2EI₂` ([LL76, §37]; `docs/models.md`, "Free rigid body").
 fn free_rigid_body_exact(m0: Vector3<f64>, t: f64) -> Vector3<f64> {
     let (i1, i2, i3) = (INERTIA[0], INERTIA[1], INERTIA[2]);
     let m2 = m0.norm_squared();

@@ -105,7 +105,8 @@ fn the_cotangent_group_obeys_the_group_laws_on_so3_and_se3() {
 
 #[test]
 fn cotangent_so3_is_se3() {
-    // (R, π) ↔ [[R, π], [0, 1]] and (ξ, δ) ↔ (rotation ξ, translation δ) (ALGORITHMS.md §1.3).
+    // (R, π) ↔ [[R, π], [0, 1]] and (ξ, δ) ↔ (rotation ξ, translation δ)
+    // (`docs/symplectic.md` §2.2).
     let to_se3 = |p: &CotangentPoint<So3>| Se3::from_parts(p.g, p.mu);
     let (a, b) = (so3_point(0.3), so3_point(-1.1));
     let prod = to_se3(&a.compose(&b));
@@ -141,7 +142,7 @@ fn heavy_top_field_gives_the_heavy_top_equations() {
     let mut f = (Vector3::zeros(), Vector3::zeros());
     HamiltonianVectorField(top.clone()).eval(0.0, &y, &mut f);
     // The generator of left multiplication at (R, π) is the algebra element (ξ, δ) itself; the
-    // velocity it represents is (Ṙ Rᵀ, π̇) = (ξ, δ − ad*_ξ π) (ALGORITHMS.md §1.3).
+    // velocity it represents is (Ṙ Rᵀ, π̇) = (ξ, δ − ad*_ξ π) (`docs/symplectic.md` §2.2, (S4)).
     let action = CotangentAction::<So3>::new();
     let (rdot_rt, delta) = action.generator(&f, &y);
     let pidot = delta - So3::ad_star(&rdot_rt, &y.mu);

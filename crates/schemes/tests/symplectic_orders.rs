@@ -21,7 +21,8 @@ use schemes::{
 
 type Act = CotangentAction<So3>;
 
-/// The heavy top of ALGORITHMS.md §V: I = diag(1, 2, 3), M g ℓ = 1.5, χ = (0.1, 0.2, 1)/|·|.
+/// The reduced heavy top of `docs/derivations.md` §5: I = diag(1, 2, 3), M g ℓ = 1.5,
+/// χ = (0.1, 0.2, 1)/|·|.
 fn v_top() -> HeavyTop {
     let chi = Vector3::new(0.1, 0.2, 1.0).normalize();
     RigidBody::new(
@@ -35,7 +36,8 @@ fn v_r0() -> So3 {
     So3::exp(&Vector3::new(0.3, 0.2, -0.1))
 }
 
-/// §V initial state: spatial momentum (0.5, −1, 2) for the θ-family.
+/// The initial state of the reduced top (`docs/derivations.md` §5): spatial momentum (0.5, −1, 2)
+/// for the θ-family.
 fn v_state() -> CotangentPoint<So3> {
     CotangentPoint::new(v_r0(), Vector3::new(0.5, -1.0, 2.0))
 }
@@ -109,7 +111,8 @@ fn run<S: Stepper<Act>>(
 
 #[test]
 fn golden_one_step_values_of_algorithms_v() {
-    // ALGORITHMS.md §V.1–2 (an independent implementation; ~12 significant digits), h = 0.1.
+    // `docs/derivations.md` §5, "One-step reference values" (an independent implementation;
+    // ~12 significant digits), h = 0.1.
     let top = v_top();
     let y1 = ThetaMethod::midpoint(top.clone())
         .advance(0.0, &v_state(), 0.1)
@@ -331,8 +334,8 @@ fn orders_on_the_bc10_heavy_top() {
     println!("{}", format_table(&rows));
 }
 
-/// The Yoshida triple jump Φ_{γ₁h} ∘ Φ_{γ₂h} ∘ Φ_{γ₁h} (ALGORITHMS.md §7) of a base stepper:
-/// order 4 exactly when the base method is symmetric of order 2.
+/// The Yoshida triple jump Φ_{γ₁h} ∘ Φ_{γ₂h} ∘ Φ_{γ₁h} ([Yos90]; `docs/derivations.md` §4) of a
+/// base stepper: order 4 exactly when the base method is symmetric of order 2.
 struct TripleJump<S>(S);
 
 const GAMMA1: f64 = 1.351_207_191_959_657_8;

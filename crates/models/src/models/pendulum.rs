@@ -21,7 +21,8 @@ pub const G: f64 = 9.81;
 /// ```
 ///
 /// with `u` the unit vector opposite to gravity (`u = e₃` in \[CCLMO22\]; the hanging equilibrium
-/// is `qᵢ = −u`). With `u = e₃` these are the matrices of `REFERENCES.md`:
+/// is `qᵢ = −u`). With `u = e₃` these are the matrices of [CCLMO22, §5] (`docs/models.md`,
+/// "N-fold 3D pendulum"):
 /// `R(q)` has blocks `Mᵢᵢ I` and `−Mᵢⱼ q̂ᵢq̂ⱼ = Mᵢⱼ q̂ᵢᵀq̂ⱼ`, and
 /// `rᵢ = Σ_{j≠i} Mᵢⱼ|ωⱼ|² q̂ᵢqⱼ − (Σ_{j≥i} mⱼ) g Lᵢ q̂ᵢe₃` is the right-hand side of
 /// [`SphereSystem`]'s equations. The potential is invariant under rotations about `u`
@@ -117,7 +118,8 @@ impl NFoldPendulum {
     }
 
     /// The variable-step study of \[CCLMO22, §5.3\]: `N` links (the paper uses `N = 2 … 20`) of
-    /// length `Lᵢ = 5/N` (total length 5, as in `REFERENCES.md`) and mass `mᵢ = 1`,
+    /// length `Lᵢ = 5/N` (total length 5, as in [CCLMO22, §5.3]; `docs/models.md`) and mass
+    /// `mᵢ = 1`,
     /// `g = 9.81`, starting at rest and horizontal, `qᵢ(0) = (1, 0, 0)`, `ωᵢ(0) = 0`; the paper
     /// integrates to `T = 3` with RKMK(5,4) at tolerance 10⁻⁶. (The paper's text also shows a
     /// run with unit lengths: [`uniform`](Self::uniform)`(n, 1.0, 1.0, G)` with the same start.)
@@ -221,7 +223,7 @@ impl DoubleSphericalPendulum {
         Self::new(1.0, 1.0, G, G, G).expect("valid preset")
     }
 
-    /// The initial state of \[LLM09, Ex. 1\] as restored in `REFERENCES.md`:
+    /// The initial state of \[LLM09, Ex. 1\] as restored in `docs/models.md` ("Example 1 data"):
     /// `q₁ = (0.3, 0, 0.954)/|·|`, `q₂ = e₃`, `ω₁ = (−0.3, 0, 0.1)` minus its component along
     /// `q₁`, `ω₂ = 0` (energy `E₀ ≈ −270.22` J with the preset parameters). The paper runs it to
     /// `T = 100 s` with `h = 0.01`.

@@ -16,7 +16,8 @@ use liegroup::{LieGroup, Rn, Se2, So3};
 use nalgebra::{Matrix3, Vector1, Vector3};
 use schemes::nonholonomic::LieNonholonomicSystem;
 
-/// The Chaplygin sleigh [ALGORITHMS §4.4; Bloch, *Nonholonomic Mechanics and Control*, §1.7]:
+/// The Chaplygin sleigh [Bloch, *Nonholonomic Mechanics and Control*, §1.7;
+/// `docs/nonholonomic.md` §6.2]:
 /// a rigid body on the plane supported by a knife edge at the frame origin that cannot slip
 /// sideways, with centre of mass at distance `a` ahead on the blade:
 ///
@@ -50,7 +51,7 @@ impl ChaplyginSleigh {
         }
         Ok(Self { m, j, a })
     }
-    /// The data of ALGORITHMS §4.4: `m = 1, J = 0.5, a = 0.3`.
+    /// The test data of `docs/nonholonomic.md` §6.2: `m = 1, J = 0.5, a = 0.3`.
     #[must_use]
     pub fn preset() -> Self {
         Self {
@@ -205,8 +206,8 @@ impl LieNonholonomicSystem for KnifeEdge {
 /// ```
 ///
 /// exact solution ([`exact`](Self::exact)): `φ = φ₀ + ω t`, `θ = θ₀ + θ̇ t`,
-/// `x = x₀ + ρ(sin φ − sin φ₀)`, `y = y₀ − ρ(cos φ − cos φ₀)`, `ρ = R θ̇/ω` (ALGORITHMS §4.4,
-/// odelab `VerticalRollingDisk.exact`).
+/// `x = x₀ + ρ(sin φ − sin φ₀)`, `y = y₀ − ρ(cos φ − cos φ₀)`, `ρ = R θ̇/ω` (`docs/nonholonomic.md`
+/// §6.2; odelab `VerticalRollingDisk.exact`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VerticalRollingDisk {
     m: f64,
@@ -363,8 +364,8 @@ impl LieNonholonomicSystem for SuslovProblem {
     }
 }
 
-/// The nonholonomic particle [ALGORITHMS §4.3; Bloch, §1.2] on `ℝ³` (the additive group, so
-/// `ξ = q̇` and `exp(ξ) = ξ`), with the potential of the ALGORITHMS test data:
+/// The nonholonomic particle [Bloch, §1.2; `docs/nonholonomic.md` §6.2] on `ℝ³` (the additive
+/// group, so `ξ = q̇` and `exp(ξ) = ξ`), with the potential of the test data there:
 ///
 /// ```text
 ///   L = ½|q̇|² − V(q),   V = ½(x² + y² + z²) + ε x² z²,   constraint ż = y ẋ,

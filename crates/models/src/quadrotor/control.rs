@@ -28,7 +28,7 @@ pub struct Gains {
 
 impl Gains {
     /// `k_y = 12`, `k_ẏ = 5`, `k_q = 16`, `k_ω = 5`, `k_R = 9`, `k_Ω = 3`, `ε = 0.9`
-    /// [CCLMO22, §6.2] (`REFERENCES.md`).
+    /// [CCLMO22, §6.2] (`docs/models.md`, "Two quadrotors carrying a point load").
     #[must_use]
     pub const fn cclmo22() -> Self {
         Self {

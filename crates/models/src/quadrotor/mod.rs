@@ -569,7 +569,8 @@ impl<P: LoadPath> QuadrotorLoad<P> {
 }
 
 impl QuadrotorLoad<ParabolicPath> {
-    /// The system of [CCLMO22, §6.2] (`REFERENCES.md`): `Jᵢ = diag(0.0820, 0.0845, 0.1377)`,
+    /// The system of [CCLMO22, §6.2] (`docs/models.md`, "Two quadrotors"):
+    /// `Jᵢ = diag(0.0820, 0.0845, 0.1377)`,
     /// `mᵢ = 0.755`, `m_y = 0.4`, `L₁ = 0.6`, `L₂ = 0.8`, `g = 9.81`,
     /// [`GeometricController::cclmo22`] and the parabola [`ParabolicPath::cclmo22`]; thrust
     /// model [`ThrustModel::Attitude`].

@@ -74,7 +74,7 @@ pub trait LieNonholonomicSystem {
 }
 
 /// `(dexp⁻¹_x)* μ`, from `⟨(dexp⁻¹_x)* μ, eᵢ⟩ = ⟨μ, dexp⁻¹_x eᵢ⟩` (right-trivialized `dexp`,
-/// ALGORITHMS §0).
+/// `docs/notation.md`).
 #[must_use]
 pub fn dexpinv_transpose<G: LieGroup<Scalar = f64>>(x: &G::Algebra, mu: &G::Algebra) -> G::Algebra {
     let n = mu.dim();
@@ -188,7 +188,7 @@ impl<G: LieGroup<Scalar = f64>> DlaState<G> {
 /// ```
 ///
 /// With the left-trivialized discrete momenta (`δg = gη`, `h δξ_k = −dexp⁻¹_{hξ_k} η_k +
-/// dexp⁻¹_{−hξ_k} η_{k+1}`, ALGORITHMS §4.4)
+/// dexp⁻¹_{−hξ_k} η_{k+1}`, `docs/nonholonomic.md` §6.1)
 ///
 /// ```text
 ///   p_k⁺ = −D₁L_d = (dexp⁻¹_{hξ_k})* μ(ξ_k) + h Aᵀ dV(g_{k+½}),
@@ -407,8 +407,8 @@ pub fn discrete_energy<S: LieNonholonomicSystem>(
 /// The energy-conserving extended DLA integrator on `ℝ × G` with variable time steps \[C03\]:
 /// time is a configuration variable, the extended discrete Lagrangian is (D1) with
 /// `h_k = t_{k+1} − t_k`, and the constraint forms `(0, ωᵃ)` put no condition on time. The
-/// extended DLA equations (\[C03\] "EDLA equations (6)"; component form derived in ALGORITHMS
-/// §5.2) are
+/// extended DLA equations (\[C03\] "EDLA equations (6)"; component form derived in
+/// `docs/nonholonomic.md` §6.3) are
 ///
 /// ```text
 ///   (q)  p_k⁺(ξ_k; h_k) = p_k⁻ + λ^k_a ωᵃ(g_k)        (eq. (D4) with step h_k),
@@ -421,7 +421,7 @@ pub fn discrete_energy<S: LieNonholonomicSystem>(
 /// and keeps round-off from accumulating. The (q) equation is the DLA equation, so the discrete
 /// nonholonomic momentum equation (D5) holds unchanged. The step is solved for through
 /// `s = log(h_k/h_{k−1})`, which excludes the spurious time-reversed root `h_k < 0`
-/// (ALGORITHMS §5.3).
+/// (`docs/nonholonomic.md` §6.3, "Solver").
 #[derive(Clone, Debug)]
 pub struct EnergyDlaIntegrator<S> {
     dla: DlaIntegrator<S>,

@@ -1,7 +1,7 @@
 //! High-order integrators for Lagrangian systems on `(S²)ⁿ = SO(3)ⁿ/SO(2)ⁿ` via nonholonomic
 //! mechanics on the group \[S22\]: variational partitioned RKMK (VPRKMK) with the Cayley
 //! retraction, in a stage-constrained (discrete Chetaev) and a regularized fully variational
-//! version (ALGORITHMS §6.2–§6.4).
+//! version (`docs/nonholonomic.md` §3 and §6.4).
 
 use super::newton::{self, NewtonOptions};
 use crate::error::SchemeError;
@@ -17,14 +17,14 @@ pub use crate::variational::SphereLagrangian;
 pub enum Lift {
     /// The nonholonomic lift of [S22, abstract]: `ℓ(R, Η) = L(Re₃, R(Η × e₃))` with the algebra
     /// curve constrained to `𝔪 = e₃^⊥` (`Ηᵢ·e₃ = 0`) **at every stage**, with stage forces
-    /// `λᵢ e₃` (a discrete Chetaev principle; ALGORITHMS §6.4 "nonholonomic version"). Orders
-    /// 2 and 4 with Gauss–Legendre, but poor long-time behaviour (ALGORITHMS §6.4, measured).
+    /// `λᵢ e₃` (a discrete Chetaev principle; `docs/nonholonomic.md` §6.4, "The two lifts").
+    /// Orders 2 and 4 with Gauss–Legendre, but poor long-time behaviour (measured, same place).
     /// This is **this workspace's derivation**, not the paper's printed scheme.
     StageConstrained,
     /// The regularized, fully variational lift `ℓ_c = ℓ + ½c Σᵢ(Ηᵢ·e₃)²` (a symmetric top with
     /// zero spin about e₃ per factor), discretized by the unconstrained VPRKMK: symplectic on
     /// `T*SO(3)ⁿ`, the spin `Ηᵢ·e₃` stays `O(hᵖ)` small and `xᵢ = Rᵢe₃` follows the system on
-    /// `(S²)ⁿ` (ALGORITHMS §6.4 "fully variational alternative"; not the paper's method).
+    /// `(S²)ⁿ` (`docs/nonholonomic.md` §6.4, "The two lifts"; not the paper's method).
     Regularized {
         /// The spin inertia `c > 0`.
         c: f64,
@@ -43,7 +43,8 @@ pub struct LiftedState {
     pub momenta: Vec<Vector3<f64>>,
 }
 
-/// `cay(v) = (I − v̂/2)⁻¹(I + v̂/2) = I + 4/(4 + |v|²)(v̂ + v̂²/2)` (Cayley map C1, ALGORITHMS §0).
+/// `cay(v) = (I − v̂/2)⁻¹(I + v̂/2) = I + 4/(4 + |v|²)(v̂ + v̂²/2)` (the RKMK Cayley convention,
+/// `docs/notation.md`).
 #[must_use]
 pub fn cayley(v: &Vector3<f64>) -> Matrix3<f64> {
     let vh = v.cross_matrix();
@@ -66,7 +67,7 @@ pub fn rotation_to(x: &Vector3<f64>) -> Matrix3<f64> {
 }
 
 /// The variational partitioned RKMK integrator on `SO(3)ⁿ` (left trivialization, Cayley
-/// retraction `τ = cay`) for the lift of a [`SphereLagrangian`] (ALGORITHMS §6.4).
+/// retraction `τ = cay`) for the lift of a [`SphereLagrangian`] (`docs/nonholonomic.md` §6.4).
 ///
 /// With stage velocities `W^j` (algebra coordinates), `Ξ^i = hΣⱼ a_ij W^j`, `ξ = hΣⱼ bⱼ W^j`,
 /// `G^i = R cay(Ξ^i)`, `Η^i = dτ_{−Ξ^i} W^i = κ(W^i − ½Ξ^i × W^i)`, `κ = 4/(4 + |Ξ^i|²)`, the
@@ -95,8 +96,8 @@ pub fn rotation_to(x: &Vector3<f64>) -> Matrix3<f64> {
 ///   Mᵢ = e₃ × (RᵢᵀPᵢ) [+ c (Ηᵢ·e₃) e₃],   Nᵢ = vᵢ × (RᵢᵀPᵢ) − e₃ × (Rᵢᵀ∇ᵢV) [+ λᵢe₃].  (H4)
 /// ```
 ///
-/// These are derived in ALGORITHMS §6.3–§6.4 (not the printed equations of \[S22\]). Tableaux
-/// need `bⱼ ≠ 0`; Gauss–Legendre with `s` stages gives order `2s` (measured: 2 and 4).
+/// These are derived in `docs/nonholonomic.md` §6.4 (not the printed equations of \[S22\]).
+/// Tableaux need `bⱼ ≠ 0`; Gauss–Legendre with `s` stages gives order `2s` (measured: 2 and 4).
 #[derive(Clone, Debug)]
 pub struct Vprkmk<'a, L> {
     system: L,
@@ -499,7 +500,7 @@ impl<'a, L: SphereLagrangian> Vprkmk<'a, L> {
 /// The two-stage Lobatto IIIA method (trapezoidal rule), order 2 [HNW93 IV.5, Table 5.7]:
 /// `c = (0, 1)`, `A = [[0, 0], [1/2, 1/2]]`, `b = (1/2, 1/2)`. As the first tableau of VPRKMK it
 /// gives the Lobatto IIIA–IIIB pair ([`Lift::Regularized`] only: with stage constraints the
-/// Lobatto systems are singular, ALGORITHMS §6.4).
+/// Lobatto systems are singular, `docs/nonholonomic.md` §6.4).
 pub const LOBATTO_IIIA2: ButcherTableau = ButcherTableau {
     name: "Lobatto IIIA 2",
     order: 2,

@@ -1,8 +1,8 @@
 //! The right-trivialized cotangent bundle `T*G ≅ G × 𝔤*` as the semidirect-product group
 //! `G ⋉ 𝔤*`, acting on itself by left multiplication.
 //!
-//! See `docs/symplectic.md` §2 for the derivation; the formulas are ALGORITHMS.md §1.3
-//! \[derived+verified\], in the setting of \[CMO14\] and [CCLMO22, §3.2].
+//! See `docs/symplectic.md` §2.1–2.2 for the derivation (eqs. (S1)–(S7)), in the setting of
+//! \[CMO14\] and [CCLMO22, §3.2, eqs. (13)–(14)].
 
 use homogeneous::LeftMultiplication;
 use liegroup::{LieGroup, LieGroupInPlace, So3, StaticLieGroup, StaticVectorSpace, VectorSpace};

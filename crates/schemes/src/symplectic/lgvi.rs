@@ -1,5 +1,5 @@
 //! The Lie group variational integrator (LGVI) of Lee, Leok & McClamroch for a rigid body with
-//! a fixed point on `SO(3)` \[LLM07\] (ALGORITHMS.md §2; `docs/symplectic.md` §4).
+//! a fixed point on `SO(3)` \[LLM07\] (`docs/symplectic.md` §4).
 
 use super::cotangent::{CotangentAction, CotangentPoint};
 use super::rigid_body::{RigidBody, RigidBodyPotential};
@@ -25,7 +25,7 @@ pub enum LgviMap {
 }
 
 /// The Lie group variational integrator for a rigid body with a fixed point \[LLM07\]
-/// (ALGORITHMS.md §2.2–2.3, \[confirmed\]; `docs/symplectic.md` §4, eqs. (L1)–(L5)).
+/// (`docs/symplectic.md` §4, eqs. (L1)–(L5); the equations as in \[LLM07\]).
 ///
 /// From the discrete Lagrangian (`J_d = ½ tr(J) I₃ − J`, `J = diag(I₁, I₂, I₃)`, weight
 /// `c ∈ [0, 1]` of the potential)

@@ -1,6 +1,6 @@
 //! The Dullweber–Leimkuhler–McLachlan symmetric splitting of the rigid body into exactly
-//! solvable rotations, with kick–drift–kick for a potential \[DLM97\] (ALGORITHMS.md §3;
-//! `docs/symplectic.md` §5).
+//! solvable rotations, with kick–drift–kick for a potential \[DLM97\] (`docs/symplectic.md`
+//! §5).
 
 use super::check_step_input;
 use super::cotangent::{CotangentAction, CotangentPoint};
@@ -12,8 +12,8 @@ use liegroup::scalar::{c, re};
 use liegroup::{LieGroup, So3};
 use nalgebra::{Matrix3, RealField, Vector3};
 
-/// The DLM splitting method for a rigid body with a fixed point \[DLM97\] (ALGORITHMS.md §3,
-/// \[confirmed\] with OpenMD `DLM::doRotate`; `docs/symplectic.md` §5, eqs. (D1)–(D4)).
+/// The DLM splitting method for a rigid body with a fixed point \[DLM97\] (the order of the
+/// sub-flows as in OpenMD's `DLM::doRotate`; `docs/symplectic.md` §5, eqs. (D1)–(D4)).
 ///
 /// The kinetic energy in principal body axes splits into `T = T₁ + T₂ + T₃`,
 /// `T_i(Π) = Π_i²/(2I_i)`, and each piece has an exact flow for time `τ` (`Π_i` is constant under

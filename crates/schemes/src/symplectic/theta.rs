@@ -1,5 +1,5 @@
 //! The one-parameter family of symplectic Lie group integrators on the right-trivialized
-//! `T*G` (ALGORITHMS.md §1.5; `docs/symplectic.md` §2).
+//! `T*G` (`docs/symplectic.md` §2.3–2.6; after \[CMO14\] and [CCLMO22, §3.2, eqs. (15)–(17)]).
 
 use super::cotangent::{CotangentAction, CotangentPoint, dexp_star};
 use super::hamiltonian::CotangentHamiltonian;
@@ -20,8 +20,8 @@ const ROUND_OFF_FLOOR: f64 = 1e3 * f64::EPSILON;
 
 /// The θ-family of symplectic Lie group integrators on `T*G ≅ G × 𝔤*` (right trivialization),
 /// for any Lie group `G` and any Hamiltonian given by [`CotangentHamiltonian`]
-/// ([CCLMO22, eqs. (15)–(17)], \[CMO14\]; derived and verified in ALGORITHMS.md §1.5 and
-/// `docs/symplectic.md` §2, eqs. (T1)–(T6)).
+/// ([CCLMO22, eqs. (15)–(17)], \[CMO14\]; derived in `docs/symplectic.md` §2.3–2.4,
+/// eqs. (T1)–(T6)).
 ///
 /// One step of size `h` from `(g₀, μ₀)` solves for `ξ ∈ 𝔤` and `μ̄ ∈ 𝔤*`:
 ///
@@ -42,7 +42,7 @@ const ROUND_OFF_FLOOR: f64 = 1e3 * f64::EPSILON;
 /// with `Ad*_g = (Ad_g)ᵀ` (so `Ad*_{exp(−hξ)} = coadjoint(exp(hξ), ·)`) and
 /// `dexp*_x = (dexp_x)ᵀ` ([`dexp_star`](super::dexp_star)).
 ///
-/// Properties (ALGORITHMS.md §1.5, re-measured by the tests `symplectic_*.rs`): symplectic for
+/// Properties (`docs/symplectic.md` §2.5, measured by the tests `symplectic_*.rs`): symplectic for
 /// every `θ ∈ [0, 1]`; order 2 and symmetric at `θ = ½` (so it can be composed to higher order),
 /// order 1 otherwise; exact conservation (up to the solver tolerance and round-off) of the
 /// momentum map of any symmetry of `H` under left multiplication (`μ` itself when `H` is
