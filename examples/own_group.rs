@@ -44,11 +44,6 @@ pub struct Su2<T: RealField + Copy = f64> {
 }
 
 impl<T: RealField + Copy> Su2<T> {
-    /// The quaternion `w + v` (not normalized here).
-    pub fn new(w: T, v: Vector3<T>) -> Self {
-        Self { w, v }
-    }
-
     /// `atan(x)/x` from `x2 = x²` for `x² < 1/100`: `Σ (−1)ᵏ x²ᵏ/(2k+1)` through `k = 9`
     /// (the first omitted term is below 10⁻²⁰).
     fn atanc_series(x2: T) -> T {
@@ -156,12 +151,11 @@ impl<T: RealField + Copy> StaticLieGroup for Su2<T> {
 }
 
 /// Step counts of the order study: coarser for high orders, so that the finest errors stay
-/// above round-off.
+/// above round-off (the fit drops points below 10⁻¹², see `schemes::fit_order`).
 fn step_counts(order: u32) -> Vec<usize> {
     let base: &[usize] = match order {
         0..=2 => &[40, 80, 160, 320, 640, 1280],
-        3..=4 => &[20, 40, 80, 160, 320],
-        5 => &[20, 40, 80, 160, 320],
+        3..=5 => &[20, 40, 80, 160, 320],
         _ => &[12, 17, 24, 34, 48, 68, 96],
     };
     base.to_vec()

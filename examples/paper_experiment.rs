@@ -1,4 +1,4 @@
-//! One experiment of a paper, written against the public API: **[LLM09, Ex. 1], the double
+//! One experiment of a paper, written against the public API: **\[LLM09, Ex. 1\], the double
 //! spherical pendulum** — the total-energy error over time of the Lee–Leok–McClamroch
 //! variational integrator against RKMK4 at the same step.
 //!
