@@ -106,3 +106,8 @@ pub use sphere::{SPHERE_TOLERANCE, Sphere2};
 pub use tangent_sphere::{TANGENCY_TOLERANCE, TangentSphere2};
 pub use tangent_sphere_action::TangentSphereAction;
 pub use transport::{TransitiveAction, minimal_rotation, tangent_sphere_transporter};
+
+// The crate README's example, compiled and run as a doctest (`cargo test -p homogeneous --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

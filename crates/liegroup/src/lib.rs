@@ -61,3 +61,8 @@ pub use nalgebra;
 /// The automatic-differentiation crate the library is tested with, re-exported so that users
 /// get a version that matches.
 pub use num_dual;
+
+// The crate README's example, compiled and run as a doctest (`cargo test -p liegroup --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -109,3 +109,8 @@ pub use rigid_body::{FreeRigidBody, RigidBodyState};
 pub use state::{SphereState, UNIT_TOLERANCE};
 pub use system::{SphereSystem, Workspace, tangency_error, unit_length_error};
 pub use terms::{LinearPotential, LinearTerm};
+
+// The crate README's example, compiled and run as a doctest (`cargo test -p models --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -131,3 +131,8 @@ pub use stepper::{Algebra, Problem, Scalar, StepOutput, StepStats, Stepper, Tole
 pub use tableau::{
     ButcherTableau, ContinuousExtension, EmbeddedWeights, OwnedTableau, StageMatrix,
 };
+
+// The crate README's example, compiled and run as a doctest (`cargo test -p schemes --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
