@@ -34,8 +34,8 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use homogeneous::{LieVectorField, TangentSphere2, TangentSphereAction, VecPowerAction};
-use models::models::LennardJonesTerm;
 use models::neighbours::{DiagonalLieField, DiagonalSystem, NeighbourPotential, PARALLEL};
+use models::sphere_systems::LennardJonesTerm;
 use models::{LennardJones, Potential, TermVisitor};
 use nalgebra::{Vector3, Vector6};
 use rand::{Rng, SeedableRng};

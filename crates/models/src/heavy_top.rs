@@ -181,7 +181,7 @@ impl HeavyTop {
             15.0,
             Matrix3::from_diagonal(&Vector3::new(0.234375, 0.46875, 0.234375)),
             Vector3::new(0.0, 1.0, 0.0),
-            crate::G,
+            crate::GRAVITY,
         )
         .expect("valid preset")
     }

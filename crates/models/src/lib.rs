@@ -82,12 +82,12 @@ mod error;
 mod fields;
 pub mod heavy_top;
 mod icosphere;
-pub mod models;
 pub mod neighbours;
 pub mod nonholonomic;
 pub mod potential;
 pub mod quadrotor;
 pub mod rigid_body;
+pub mod sphere_systems;
 mod state;
 mod system;
 mod terms;
@@ -97,15 +97,15 @@ pub use error::ModelError;
 pub use fields::{AmbientField, LieField};
 pub use heavy_top::HeavyTop;
 pub use icosphere::Icosphere;
-pub use models::{
-    CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, G, LennardJones,
-    NFoldPendulum, SphereModel, SphereNBody, Spring, Symmetry,
-};
 pub use potential::{
     DotTerm, PairTerm, Potential, RadialTerm, Separation, SeparationTerm, SiteTerm, TermVisitor,
 };
 pub use quadrotor::{QuadrotorLoad, QuadrotorState, ThrustModel};
 pub use rigid_body::{FreeRigidBody, RigidBodyState};
+pub use sphere_systems::{
+    CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, GRAVITY, LennardJones,
+    NFoldPendulum, SphereModel, SphereNBody, Spring, Symmetry,
+};
 pub use state::{SphereState, UNIT_TOLERANCE};
 pub use system::{SphereSystem, Workspace, tangency_error, unit_length_error};
 pub use terms::{LinearPotential, LinearTerm};

@@ -14,7 +14,7 @@
 mod common;
 
 use common::{Run, rk4};
-use models::models::two_vortex_velocities;
+use models::sphere_systems::two_vortex_velocities;
 use models::{
     CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones, NFoldPendulum,
     SphereModel, SphereNBody, SphereState, Symmetry, tangency_error, unit_length_error,

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{Rng, rel_err};
-use models::models::{
+use models::sphere_systems::{
     CoupledPendulaPotential, DipolePotential, KozlovHarin, LennardJonesPotential, RodPotential,
 };
 use models::{
@@ -560,8 +560,8 @@ fn hessian_vector_products() {
 /// which would underflow or overflow).
 #[test]
 fn lennard_jones_term_at_any_scale() {
-    use models::models::LennardJonesTerm;
     use models::potential::radial_gradient;
+    use models::sphere_systems::LennardJonesTerm;
     for sigma in [1e-40, 1e-8, 0.13, 1.0, 1e8, 1e40] {
         for eps in [0.01, 1.0, 1e3] {
             let term = LennardJonesTerm::new(eps, sigma, None);

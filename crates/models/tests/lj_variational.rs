@@ -64,7 +64,7 @@ fn run<L: SphereLagrangian>(
 fn fast_path_equals_dense_path_on_lennard_jones() {
     // 162 molecules (the twice subdivided icosphere), the two-vortex velocities of the preset.
     let (model, q) = LennardJones::on_icosphere(2, 0.01, None).unwrap();
-    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let omega = models::sphere_systems::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
     let sys = model.system();
     let mut fast = SphereVariational::explicit(sys).unwrap();
     let mut dense = SphereVariational::explicit(Dense(sys)).unwrap();
@@ -88,7 +88,7 @@ fn fast_path_equals_dense_path_on_lennard_jones() {
 #[test]
 fn diagonal_system_steps_like_the_sphere_system() {
     let (model, q) = LennardJones::on_icosphere(2, 0.01, None).unwrap();
-    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let omega = models::sphere_systems::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
     let sys = model.system();
     let diag =
         models::neighbours::DiagonalSystem::new(model.masses().to_vec(), *sys.potential()).unwrap();

@@ -6,11 +6,11 @@
 //! and re-entrant or concurrent gradients of one potential (no deadlock, the same bits).
 
 use homogeneous::{LieVectorField, TangentSphere2};
-use models::models::{LennardJonesPotential, LennardJonesTerm};
 use models::neighbours::{
     DiagonalLieField, DiagonalSystem, NeighbourList, NeighbourPotential, fibonacci_sphere,
     hexagonal_spacing,
 };
+use models::sphere_systems::{LennardJonesPotential, LennardJonesTerm};
 use models::{LennardJones, LieField, Potential, SphereSystem};
 use nalgebra::{DMatrix, DVector, Vector3, Vector6};
 use rand::{Rng, SeedableRng};
@@ -147,7 +147,7 @@ fn diagonal_field_equals_the_sphere_system_field() {
     )
     .unwrap();
     let q = jittered(n, 0.2 * hexagonal_spacing(n), 5);
-    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let omega = models::sphere_systems::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
     let pts: Vec<TangentSphere2<f64>> = q
         .iter()
         .zip(&omega)
@@ -346,7 +346,7 @@ fn results_are_bitwise_independent_of_the_number_of_threads() {
             })
             .collect()
     };
-    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let omega = models::sphere_systems::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
     let pts: Vec<TangentSphere2<f64>> = q
         .iter()
         .zip(&omega)
@@ -387,7 +387,7 @@ fn steps_on_lennard_jones_are_bitwise_independent_of_the_number_of_threads() {
     type Act = VecPowerAction<TangentSphereAction>;
     let n = 6000;
     let q = jittered(n, 0.002, 11);
-    let omega = models::models::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
+    let omega = models::sphere_systems::two_vortex_velocities(&q, 0.5, 1.0, 0.3);
     let run = |threads: usize| {
         on_pool(threads, || {
             let (sys, _) = LennardJones::large(n, 0.01, 2.5, 0.3).unwrap();

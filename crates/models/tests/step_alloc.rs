@@ -133,7 +133,7 @@ fn runtime_n_pairs_with_error_estimates_allocate_only_the_returned_point() {
     use models::{NFoldPendulum, SphereState};
     type Act = VecPowerAction<TangentSphereAction>;
     let action = Act::new(TangentSphereAction::new());
-    let model = NFoldPendulum::uniform(12, 1.0, 1.0, models::G).unwrap();
+    let model = NFoldPendulum::uniform(12, 1.0, 1.0, models::GRAVITY).unwrap();
     let field = LieField::new(model.system());
     let y0 = SphereState::random(12, 1.0, 5).to_tangent_points();
     assert!(y0.len() * 6 > 64);

@@ -25,7 +25,7 @@
 //!   it the numbering does not matter.
 //! - **Rows sorted by distance** (at the build, counting sort into 16 shells of equal `r²`
 //!   width): along a row, the cut-off test and the branch of a switched term (e.g. the
-//!   switching zone of [`LennardJonesTerm`](crate::models::LennardJonesTerm)) change outcome
+//!   switching zone of [`LennardJonesTerm`](crate::sphere_systems::LennardJonesTerm)) change outcome
 //!   about once, instead of at random; mispredicted branches were the largest cost of the force
 //!   loop (about a third of it). The candidates of a row are filtered without a branch.
 //! - **Compact rows**: 32-bit indices in compressed rows (offsets per block of 256 particles),

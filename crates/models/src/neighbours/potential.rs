@@ -22,7 +22,7 @@ use super::*;
 /// # Example
 /// ```
 /// use models::neighbours::{NeighbourPotential, fibonacci_sphere, hexagonal_spacing};
-/// use models::models::{LennardJonesPotential, LennardJonesTerm};
+/// use models::sphere_systems::{LennardJonesPotential, LennardJonesTerm};
 /// use models::Potential;
 /// use nalgebra::Vector3;
 /// let n = 500;

@@ -585,7 +585,7 @@ impl QuadrotorLoad<ParabolicPath> {
             [0.755, 0.755],
             [0.6, 0.8],
             [j, j],
-            crate::G,
+            crate::GRAVITY,
             GeometricController::cclmo22(),
             ParabolicPath::cclmo22(),
         )

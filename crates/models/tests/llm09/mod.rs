@@ -18,7 +18,7 @@
 
 use homogeneous::LeftMultiplication;
 use liegroup::Rn;
-use models::models::two_vortex_velocities;
+use models::sphere_systems::two_vortex_velocities;
 use models::{
     AmbientField, CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones,
     Potential, SphereModel, SphereNBody, SphereState, SphereSystem, unit_length_error,

@@ -8,7 +8,7 @@ use crate::terms::LinearPotential;
 use nalgebra::{DMatrix, Vector3};
 
 /// The gravitational acceleration used by the presets, `g = 9.81 m/s²` \[CCLMO22, §5\], \[LLM09\].
-pub const G: f64 = 9.81;
+pub const GRAVITY: f64 = 9.81;
 
 /// A chain of `N` spherical pendula (massless rigid links, point masses, ideal spherical
 /// joints) under uniform gravity: the N-fold 3D pendulum \[CCLMO22, §5\].
@@ -113,7 +113,7 @@ impl NFoldPendulum {
     /// Never (the parameters are valid).
     #[must_use]
     pub fn convergence_experiment(seed: u64) -> (Self, SphereState) {
-        let p = Self::uniform(2, 1.0, 1.0, G).expect("valid preset");
+        let p = Self::uniform(2, 1.0, 1.0, GRAVITY).expect("valid preset");
         (p, SphereState::random(2, 1.0, seed))
     }
 
@@ -122,7 +122,7 @@ impl NFoldPendulum {
     /// `mᵢ = 1`,
     /// `g = 9.81`, starting at rest and horizontal, `qᵢ(0) = (1, 0, 0)`, `ωᵢ(0) = 0`; the paper
     /// integrates to `T = 3` with RKMK(5,4) at tolerance 10⁻⁶. (The paper's text also shows a
-    /// run with unit lengths: [`uniform`](Self::uniform)`(n, 1.0, 1.0, G)` with the same start.)
+    /// run with unit lengths: [`uniform`](Self::uniform)`(n, 1.0, 1.0, GRAVITY)` with the same start.)
     ///
     /// # Errors
     /// [`ModelError::NoBodies`] for `n = 0`.
@@ -130,7 +130,7 @@ impl NFoldPendulum {
         if n == 0 {
             return Err(ModelError::NoBodies);
         }
-        let p = Self::uniform(n, 1.0, 5.0 / n as f64, G)?;
+        let p = Self::uniform(n, 1.0, 5.0 / n as f64, GRAVITY)?;
         let x0 = SphereState::try_new(vec![Vector3::x(); n], vec![Vector3::zeros(); n])?;
         Ok((p, x0))
     }
@@ -220,7 +220,7 @@ impl DoubleSphericalPendulum {
     /// Never (the parameters are valid).
     #[must_use]
     pub fn lee_leok_mcclamroch() -> Self {
-        Self::new(1.0, 1.0, G, G, G).expect("valid preset")
+        Self::new(1.0, 1.0, GRAVITY, GRAVITY, GRAVITY).expect("valid preset")
     }
 
     /// The initial state of \[LLM09, Ex. 1\] as restored in `docs/models.md` ("Example 1 data"):

@@ -222,8 +222,8 @@ impl CoupledPendula {
                 stiffness: 40.0,
             },
         ];
-        let p =
-            Self::new(vec![0.1; 4], vec![l; 4], pivots, springs, super::G).expect("valid preset");
+        let p = Self::new(vec![0.1; 4], vec![l; 4], pivots, springs, super::GRAVITY)
+            .expect("valid preset");
         let x0 = SphereState::new_projected(
             vec![
                 Vector3::z(),

@@ -192,7 +192,8 @@ impl ElasticRod {
     #[must_use]
     pub fn lee_leok_mcclamroch() -> (Self, SphereState) {
         let n = 10;
-        let p = Self::uniform(n, 0.055, 1.1, 1000.0, super::G, Vector3::x()).expect("valid preset");
+        let p = Self::uniform(n, 0.055, 1.1, 1000.0, super::GRAVITY, Vector3::x())
+            .expect("valid preset");
         let mut omega = vec![Vector3::zeros(); n];
         omega[n - 1] = Vector3::new(0.0, 0.0, 10.0);
         let x0 = SphereState::try_new(vec![Vector3::x(); n], omega).expect("valid preset");

@@ -15,7 +15,7 @@ pub use lj::{
     two_vortex_velocities,
 };
 pub use nbody::{KozlovHarin, KozlovHarinTerm, SphereNBody};
-pub use pendulum::{DoubleSphericalPendulum, G, NFoldPendulum};
+pub use pendulum::{DoubleSphericalPendulum, GRAVITY, NFoldPendulum};
 pub use rod::{BendingTerm, ElasticRod, RodPotential};
 
 use crate::potential::Potential;
