@@ -207,3 +207,109 @@ fn body_frame_rotation_under_right_multiplication() {
         &rows,
     );
 }
+
+/// RKMK in Cayley coordinates: `ψ = cay`, with the exact inverse derivative `dcay⁻¹`, has the
+/// order of its tableau [MK99, Thm. 4.1] ([HLW06, §IV.8.3] for the Cayley map). The classical
+/// RK4 and the main weights of the Dormand–Prince 5(4) pair, on the free rigid body on S² under
+/// SO(3) and on the 2-fold pendulum on (TS²)² under SE(3)² (both groups quadratic, with a
+/// Cayley map). Replacing `dcay⁻¹` by `dcay` leaves order 2: this test would see it.
+#[test]
+fn rkmk_in_cayley_coordinates_has_the_order_of_its_tableau() {
+    use liegroup::{Cayley, CayleyGroup};
+    use schemes::catalogue::{DOPRI54, RK4};
+    use schemes::{ButcherTableau, Rkmk};
+
+    fn rows<A, F>(
+        name: &str,
+        problem: &Problem<A, F>,
+        y0: &A::Point,
+        t_end: f64,
+        reference: &A::Point,
+        distance: impl Fn(&A::Point, &A::Point) -> f64 + Copy,
+        base: usize,
+        floor: f64,
+    ) where
+        A: ActionInPlace<
+                Group: LieGroup<Scalar = f64> + CayleyGroup,
+                Point: ManifoldPoint<Scalar = f64>,
+            >,
+        F: LieVectorField<f64, A::Point, <A::Group as LieGroup>::Algebra>,
+    {
+        let tableaux: [(&ButcherTableau, u32); 2] = [(&RK4, 4), (&DOPRI54, 5)];
+        let rows: Vec<ConvergenceRow> = tableaux
+            .iter()
+            .map(|&(tab, order)| {
+                let mut stepper = Rkmk::<A, Cayley>::new(tab, Cayley).unwrap();
+                let mut row = measure_order(
+                    problem,
+                    &mut stepper,
+                    0.0,
+                    y0,
+                    t_end,
+                    reference,
+                    &steps_for(order, base),
+                    distance,
+                    floor,
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", tab.name));
+                row.expected_order = order;
+                row
+            })
+            .collect();
+        check_rows(name, &rows);
+    }
+
+    let inertia = Vector3::new(1.0, 2.0, 3.0);
+    let m0 = Vector3::new(1.2f64.cos(), 0.0, 1.2f64.sin());
+    let t_end = 2.0;
+    let problem = Problem::new(RotationAction::<f64>::new(), move |_t: f64, m: &Sphere2| {
+        -m.q().component_div(&inertia)
+    });
+    let y0 = Sphere2::try_new(m0).unwrap();
+    let reference = Sphere2::try_new(free_rigid_body_exact(inertia, m0, t_end)).unwrap();
+    rows(
+        "Cayley RKMK, free rigid body on S² under SO(3), exact elliptic solution",
+        &problem,
+        &y0,
+        t_end,
+        &reference,
+        sphere_distance,
+        4,
+        1e-13,
+    );
+
+    let action = PowerAction::<_, 2>::new(TangentSphereAction::<f64>::new());
+    let problem = Problem::new(action, pendulum2);
+    let q1 = Vector3::new(0.48, -0.61, 0.63).normalize();
+    let q2 = Vector3::new(-0.22, 0.35, 0.91).normalize();
+    let y0 = [
+        TangentSphere2::new_projected(q1, Vector3::new(0.7, 1.3, -0.4)).unwrap(),
+        TangentSphere2::new_projected(q2, Vector3::new(-1.1, 0.2, 0.8)).unwrap(),
+    ];
+    let t_end = 1.0;
+    let mut fine = schemes::methods::find("rkmk6").unwrap().stepper();
+    let options = schemes::Options::count(4096).save_final();
+    let sol = schemes::integrate(&problem, &mut fine, 0.0, y0, t_end, &options).unwrap();
+    let reference = *sol.last().1;
+    let dist = |a: &[TangentSphere2; 2], b: &[TangentSphere2; 2]| {
+        (0..2)
+            .map(|i| {
+                (a[i].q() - b[i].q())
+                    .amax()
+                    .max((a[i].omega() - b[i].omega()).amax())
+            })
+            .fold(0.0, f64::max)
+    };
+    rows(
+        "Cayley RKMK, 2-fold pendulum on (TS²)² under SE(3)², reference RKMK6 with 4096 steps",
+        &problem,
+        &y0,
+        t_end,
+        &reference,
+        dist,
+        // Twice the base of problem (c): the two coarsest runs of the 5(4) weights are still
+        // pre-asymptotic there (local slopes 5.7 and 5.6, then 5.0).
+        32,
+        1e-11,
+    );
+}
