@@ -364,7 +364,8 @@ where
     })
 }
 
-/// Format rows as a plain-text table (method, expected order, observed order, errors).
+/// Format rows as a plain-text table (method, expected order, observed order, errors, and
+/// the skipped step counts, if any, as `skipped n = …`).
 #[must_use]
 pub fn format_table(rows: &[ConvergenceRow]) -> String {
     use core::fmt::Write;
@@ -376,9 +377,15 @@ pub fn format_table(rows: &[ConvergenceRow]) -> String {
     );
     for r in rows {
         let errs: Vec<String> = r.errors.iter().map(|e| format!("{e:.2e}")).collect();
+        let skipped = if r.skipped.is_empty() {
+            String::new()
+        } else {
+            let n: Vec<String> = r.skipped.iter().map(|p| format!("{}", p.setting)).collect();
+            format!("   skipped n = {}", n.join(", "))
+        };
         let _ = writeln!(
             s,
-            "{:<22} {:>8} {:>9.3}   {}",
+            "{:<22} {:>8} {:>9.3}   {}{skipped}",
             r.method,
             r.expected_order,
             r.observed_order(),

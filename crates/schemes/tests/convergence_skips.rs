@@ -67,6 +67,8 @@ fn failing_step_counts_are_skipped_and_the_rest_is_fitted() {
     }
     assert_eq!(row.steps, [8, 16, 32, 64, 128, 256]);
     assert_eq!(row.h.len(), 6);
+    let table = schemes::format_table(core::slice::from_ref(&row));
+    assert!(table.contains("skipped n = 2, 4"), "{table}");
     let fit = row.fit.as_ref().expect("six points");
     assert!((fit.slope - 4.0).abs() < 0.2, "{row:?}");
 }
