@@ -103,6 +103,17 @@ pub fn fit_order(h: &[f64], errors: &[f64], floor: f64) -> Option<OrderFit> {
     })
 }
 
+/// A point of a convergence measurement that was skipped, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkippedPoint {
+    /// The step count ([`measure_order`]) or the tolerance ([`measure_tolerance_order`]) of
+    /// the point, as given.
+    pub setting: f64,
+    /// Why: the integration error, or [`SchemeError::NonFinite`] (`what` = `"error against
+    /// the reference"`) when the distance to the reference is not finite.
+    pub reason: SchemeError,
+}
+
 /// One row of a convergence table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvergenceRow {
@@ -110,14 +121,17 @@ pub struct ConvergenceRow {
     pub method: String,
     /// The order the method claims.
     pub expected_order: u32,
-    /// Step counts used.
+    /// Step counts of the points measured (skipped ones excluded).
     pub steps: Vec<usize>,
     /// Step sizes.
     pub h: Vec<f64>,
     /// Errors at the final time.
     pub errors: Vec<f64>,
-    /// The fit (None when too few usable points).
+    /// The fit (None when too few usable points); its indices refer to `steps`.
     pub fit: Option<OrderFit>,
+    /// The step counts whose integration failed (or gave a non-finite error), in the order
+    /// given; they are not in `steps`.
+    pub skipped: Vec<SkippedPoint>,
 }
 
 impl ConvergenceRow {
@@ -132,8 +146,13 @@ impl ConvergenceRow {
 /// `distance(y(t_end), reference)` and fit the order (see [`fit_order`], with `floor` as the
 /// round-off floor).
 ///
+/// A step count whose integration fails (e.g. a coarse step leaves the domain of the field,
+/// or an implicit solve does not converge) or whose error is not finite is skipped and
+/// recorded in [`ConvergenceRow::skipped`] with the reason; the fit uses the other points.
+///
 /// # Errors
-/// The first integration error.
+/// When fewer than two step counts give a finite error: the reason of the first skipped point
+/// (or [`SchemeError::InvalidOption`] `steps` if fewer than two were given).
 #[allow(clippy::too_many_arguments)]
 pub fn measure_order<A, F, S, D>(
     problem: &Problem<A, F>,
@@ -152,27 +171,201 @@ where
     S: Stepper<A>,
     D: Fn(&A::Point, &A::Point) -> f64,
 {
+    let mut used = Vec::with_capacity(steps.len());
     let mut h = Vec::with_capacity(steps.len());
     let mut errors = Vec::with_capacity(steps.len());
+    let mut skipped = Vec::new();
     for &n in steps {
         let opts = Options::count(n).save_final();
-        let sol = integrate(problem, stepper, t0, y0.clone(), t_end, &opts).map_err(|e| e.error)?;
-        let (_, y) = sol.last();
-        h.push((t_end - t0) / n as f64);
-        errors.push(distance(y, reference));
+        match run_point(problem, stepper, t0, y0, t_end, reference, &opts, &distance) {
+            Ok((err, _)) => {
+                used.push(n);
+                h.push((t_end - t0) / n as f64);
+                errors.push(err);
+            }
+            Err(reason) => skipped.push(SkippedPoint {
+                setting: n as f64,
+                reason,
+            }),
+        }
     }
+    enough_points(used.len(), &skipped)?;
     let fit = fit_order(&h, &errors, floor);
     Ok(ConvergenceRow {
         method: stepper.name(),
         expected_order: stepper.order(),
-        steps: steps.to_vec(),
+        steps: used,
         h,
         errors,
         fit,
+        skipped,
     })
 }
 
-/// Format rows as a plain-text table (method, expected order, observed order, errors).
+/// One integration: the error against the reference and the number of accepted steps.
+#[allow(clippy::too_many_arguments)]
+fn run_point<A, F, S, D>(
+    problem: &Problem<A, F>,
+    stepper: &mut S,
+    t0: f64,
+    y0: &A::Point,
+    t_end: f64,
+    reference: &A::Point,
+    opts: &Options,
+    distance: &D,
+) -> Result<(f64, usize), SchemeError>
+where
+    A: Action,
+    F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    S: Stepper<A>,
+    D: Fn(&A::Point, &A::Point) -> f64,
+{
+    let sol = integrate(problem, stepper, t0, y0.clone(), t_end, opts).map_err(|e| e.error)?;
+    let (_, y) = sol.last();
+    let err = distance(y, reference);
+    if err.is_finite() {
+        Ok((err, sol.stats.accepted))
+    } else {
+        Err(SchemeError::NonFinite {
+            what: "error against the reference",
+            t: t_end,
+        })
+    }
+}
+
+/// `Ok` with at least two measured points; else the first skip reason.
+fn enough_points(measured: usize, skipped: &[SkippedPoint]) -> Result<(), SchemeError> {
+    if measured >= 2 {
+        return Ok(());
+    }
+    Err(skipped.first().map_or_else(
+        || SchemeError::InvalidOption {
+            name: "steps",
+            reason: format!("an order needs at least two points, {measured} given"),
+        },
+        |s| s.reason.clone(),
+    ))
+}
+
+/// The convergence of an adaptive method against its tolerance ([`measure_tolerance_order`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToleranceRow {
+    /// The method's name.
+    pub method: String,
+    /// The order the method claims.
+    pub expected_order: u32,
+    /// The order of its embedded error estimate.
+    pub embedded_order: Option<u32>,
+    /// Tolerances of the points measured (`rtol = atol = tol`; skipped ones excluded).
+    pub tolerances: Vec<f64>,
+    /// Accepted steps at each tolerance.
+    pub steps: Vec<usize>,
+    /// Errors at the final time.
+    pub errors: Vec<f64>,
+    /// `log(error)` against `log(tol)` (see [`fit_order`] with the tolerances in place of
+    /// `h`): the slope is the tolerance proportionality, `error ∝ tol^slope`.
+    pub tolerance_fit: Option<OrderFit>,
+    /// `log(error)` against `log(h̄)`, `h̄ = (t_end − t0)/steps` the mean step: the slope is
+    /// the effective order, `error ∝ steps^(−slope)`, to be compared with `expected_order`.
+    pub steps_fit: Option<OrderFit>,
+    /// The tolerances whose integration failed (or gave a non-finite error).
+    pub skipped: Vec<SkippedPoint>,
+}
+
+/// Run an adaptive `stepper` (one with an embedded error estimate) with `rtol = atol = tol`
+/// for each `tol` in `tolerances` (decreasing) over `[t0, t_end]` from `y0`, measure
+/// `distance(y(t_end), reference)`, and fit `log(error)` against `log(tol)` and against the
+/// log of the mean step `(t_end − t0)/accepted steps` (see [`ToleranceRow`]; `floor` is the
+/// round-off floor of [`fit_order`]).
+///
+/// For an error-per-step controller the local error is kept near `tol`, so for a method of
+/// order `p` the steps shrink like `tol^(1/(q+1))` (`q` the order of the estimate) and the
+/// global error of the propagated solution behaves like `h̄^p`: the steps fit gives `p`, the
+/// tolerance fit `p/(q+1)` (≈ 1 for a pair `p(p−1)` with local extrapolation).
+///
+/// Tolerances whose integration fails are skipped and recorded, as in [`measure_order`].
+///
+/// # Errors
+/// [`SchemeError::Unsupported`] if the stepper has no embedded estimate; when fewer than two
+/// tolerances give a finite error, as [`measure_order`].
+///
+/// # Example
+/// ```
+/// use homogeneous::LeftMultiplication;
+/// use liegroup::Rn;
+/// use nalgebra::Vector1;
+/// use schemes::{Problem, measure_tolerance_order, methods::find};
+/// type R1 = LeftMultiplication<Rn<f64, 1>>;
+/// // ẏ = −y, y(1) = e⁻¹.
+/// let p = Problem::new(R1::new(), |_t: f64, y: &Rn<f64, 1>| -y.0);
+/// let mut s = find("rkmk54").unwrap().stepper::<R1>();
+/// let y0 = Rn::new(Vector1::new(1.0));
+/// let exact = Rn::new(Vector1::new((-1.0f64).exp()));
+/// let tols = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9];
+/// let d = |a: &Rn<f64, 1>, b: &Rn<f64, 1>| (a.0 - b.0).abs()[0];
+/// let row = measure_tolerance_order(&p, &mut s, 0.0, &y0, 1.0, &exact, &tols, d, 1e-14).unwrap();
+/// assert!(row.skipped.is_empty());
+/// assert!(row.errors.windows(2).all(|w| w[1] < w[0]));
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn measure_tolerance_order<A, F, S, D>(
+    problem: &Problem<A, F>,
+    stepper: &mut S,
+    t0: f64,
+    y0: &A::Point,
+    t_end: f64,
+    reference: &A::Point,
+    tolerances: &[f64],
+    distance: D,
+    floor: f64,
+) -> Result<ToleranceRow, SchemeError>
+where
+    A: Action,
+    F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    S: Stepper<A>,
+    D: Fn(&A::Point, &A::Point) -> f64,
+{
+    if stepper.embedded_order().is_none() {
+        return Err(SchemeError::no_error_estimate(stepper.name()));
+    }
+    let mut tols = Vec::with_capacity(tolerances.len());
+    let mut steps = Vec::with_capacity(tolerances.len());
+    let mut errors = Vec::with_capacity(tolerances.len());
+    let mut skipped = Vec::new();
+    for &tol in tolerances {
+        let opts = Options::adaptive(tol, tol).save_final();
+        match run_point(problem, stepper, t0, y0, t_end, reference, &opts, &distance) {
+            Ok((err, n)) => {
+                tols.push(tol);
+                steps.push(n);
+                errors.push(err);
+            }
+            Err(reason) => skipped.push(SkippedPoint {
+                setting: tol,
+                reason,
+            }),
+        }
+    }
+    enough_points(tols.len(), &skipped)?;
+    let mean_h: Vec<f64> = steps
+        .iter()
+        .map(|&n| (t_end - t0) / n.max(1) as f64)
+        .collect();
+    Ok(ToleranceRow {
+        method: stepper.name(),
+        expected_order: stepper.order(),
+        embedded_order: stepper.embedded_order(),
+        tolerance_fit: fit_order(&tols, &errors, floor),
+        steps_fit: fit_order(&mean_h, &errors, floor),
+        tolerances: tols,
+        steps,
+        errors,
+        skipped,
+    })
+}
+
+/// Format rows as a plain-text table (method, expected order, observed order, errors, and
+/// the skipped step counts, if any, as `skipped n = …`).
 #[must_use]
 pub fn format_table(rows: &[ConvergenceRow]) -> String {
     use core::fmt::Write;
@@ -184,9 +377,15 @@ pub fn format_table(rows: &[ConvergenceRow]) -> String {
     );
     for r in rows {
         let errs: Vec<String> = r.errors.iter().map(|e| format!("{e:.2e}")).collect();
+        let skipped = if r.skipped.is_empty() {
+            String::new()
+        } else {
+            let n: Vec<String> = r.skipped.iter().map(|p| format!("{}", p.setting)).collect();
+            format!("   skipped n = {}", n.join(", "))
+        };
         let _ = writeln!(
             s,
-            "{:<22} {:>8} {:>9.3}   {}",
+            "{:<22} {:>8} {:>9.3}   {}{skipped}",
             r.method,
             r.expected_order,
             r.observed_order(),

@@ -113,7 +113,10 @@ pub use cf::CommutatorFree;
 pub use commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, ExpProduct};
 pub use composition::Composition;
 pub use control::{Controller, ControllerState, StepControl};
-pub use convergence::{ConvergenceRow, OrderFit, fit_order, format_table, measure_order};
+pub use convergence::{
+    ConvergenceRow, OrderFit, SkippedPoint, ToleranceRow, fit_order, format_table, measure_order,
+    measure_tolerance_order,
+};
 pub use driver::{
     IntegrationFailure, IntegrationResult, Options, Save, Solution, Stats, StepSize, integrate,
     integrate_with_observer,

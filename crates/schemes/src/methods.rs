@@ -17,7 +17,10 @@ use liegroup::Exp;
 /// How a method is built.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum MethodKind {
-    /// Explicit RKMK with `exp` and the group's exact `dexp⁻¹`.
+    /// Explicit RKMK with `exp` and the group's [`dexp⁻¹`](liegroup::LieGroup::dexpinv): a closed
+    /// form when the group has one ([`EXACT_DEXP`](liegroup::LieGroup::EXACT_DEXP)), otherwise
+    /// the default Bernoulli series truncated after `ad¹⁴`
+    /// ([`DEFAULT_SERIES_ORDER`](liegroup::DEFAULT_SERIES_ORDER)).
     Rkmk(&'static ButcherTableau),
     /// Explicit RKMK with `exp` and `dexp⁻¹` from the Bernoulli series through `ad^{p−2}`
     /// \[MK99, Thm. 4.1\].
@@ -49,12 +52,58 @@ pub struct MethodSpec {
 
 impl MethodSpec {
     /// A stepper for this method on the action `A`. Embedded commutator-free pairs measure
-    /// their error in ambient coordinates ([`AmbientDistance`], which needs
-    /// `A::Point: ManifoldPoint`); see [`stepper_with_distance`](Self::stepper_with_distance)
-    /// for points without ambient coordinates (e.g. a user's group acting on itself).
+    /// their error in ambient coordinates ([`AmbientDistance`]), so the stepper can be run
+    /// only when `A::Point: ManifoldPoint`. For any other action use
+    /// [`stepper_without_distance`](Self::stepper_without_distance) (every method except the
+    /// error estimate of the commutator-free pairs) or
+    /// [`stepper_with_distance`](Self::stepper_with_distance) (pairs with your distance, e.g.
+    /// [`GroupLogDistance`](crate::GroupLogDistance) for a group acting on itself).
     #[must_use]
     pub fn stepper<A: ActionInPlace>(&self) -> AnyStepper<A> {
         self.stepper_with_distance(AmbientDistance)
+    }
+
+    /// A stepper for this method on any action `A: ActionInPlace` — no distance between points
+    /// (hence no `ManifoldPoint` bound) is needed.
+    ///
+    /// Every method is built as by [`stepper`](Self::stepper), except that an embedded
+    /// commutator-free pair (`cf32`, `cf43`) is built without its embedded solution: it runs
+    /// its main method with fixed steps, reports `embedded_order() == None`, and adaptive
+    /// steps with it fail with [`SchemeError::Unsupported`] (use
+    /// [`stepper_with_distance`](Self::stepper_with_distance) for the pairs). RKMK pairs
+    /// (`rkmk54`, `rkmk-bs32`) estimate their error in the algebra and stay adaptive.
+    ///
+    /// # Example
+    /// A user's group acting on itself needs no `ManifoldPoint`:
+    /// ```
+    /// use homogeneous::LeftMultiplication;
+    /// use liegroup::{LieGroup, So3};
+    /// use nalgebra::Vector3;
+    /// use schemes::{Options, Problem, integrate, methods::find};
+    /// let xi = Vector3::new(0.1, -0.2, 0.3);
+    /// let problem = Problem::new(LeftMultiplication::<So3>::new(), move |_t: f64, _g: &So3| xi);
+    /// let mut s = find("rkmk4").unwrap().stepper_without_distance::<LeftMultiplication<So3>>();
+    /// let sol = integrate(&problem, &mut s, 0.0, So3::identity(), 1.0, &Options::count(4)).unwrap();
+    /// let err = sol.last().1.compose(&So3::exp(&xi).inverse()).log().norm();
+    /// assert!(err < 1e-14);
+    /// ```
+    #[must_use]
+    pub fn stepper_without_distance<A: ActionInPlace>(&self) -> AnyStepper<A, NoDistance> {
+        match self.kind {
+            MethodKind::CommutatorFree(s) if s.embedded.is_some() => {
+                let main = CommutatorFreeScheme {
+                    embedded: None,
+                    ..*s
+                };
+                AnyStepper::CommutatorFree(
+                    CommutatorFree::new(&main)
+                        .expect("catalogue schemes are explicit (tested)")
+                        .named(self.id)
+                        .with_distance(NoDistance),
+                )
+            }
+            _ => self.stepper_with_distance(NoDistance),
+        }
     }
 
     /// A stepper whose embedded commutator-free pairs measure their error with `distance`
@@ -84,6 +133,20 @@ impl MethodSpec {
                 AnyStepper::TwoCommutators(Rkmk4TwoCommutators::new().named(self.id))
             }
         }
+    }
+}
+
+/// The distance of steppers built by [`MethodSpec::stepper_without_distance`]: implemented
+/// for every point type, never evaluated by them (they contain no commutator-free pair with an
+/// embedded solution). Should a pair be given it anyway (via
+/// [`CommutatorFree::with_distance`]), its scaled error is NaN, which the driver treats as a
+/// rejected step and finally reports as [`SchemeError::NonFinite`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoDistance;
+
+impl<P> PointDistance<P> for NoDistance {
+    fn scaled_error(&self, _y0: &P, _y1: &P, _y1_hat: &P, _tol: &Tolerance) -> f64 {
+        f64::NAN
     }
 }
 
@@ -154,7 +217,7 @@ pub const METHODS: &[MethodSpec] = &[
         "rkmk4",
         cat::RK4,
         Rkmk,
-        "RKMK with the classical RK4 and exact dexp⁻¹"
+        "RKMK with the classical RK4 and the group's dexp⁻¹ (closed form or series)"
     ),
     rk!(
         "rkmk4-series",

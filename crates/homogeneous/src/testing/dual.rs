@@ -13,13 +13,39 @@ use crate::tangent_sphere::TangentSphere2;
 use crate::tangent_sphere_action::TangentSphereAction;
 use liegroup::{LieGroup, Rn, VectorSpace};
 use liegroup::{Se3, So3};
-use nalgebra::SVector;
+use nalgebra::allocator::Allocator;
+use nalgebra::{DefaultAllocator, Dim, OMatrix};
 use num_dual::Dual64;
 
 /// The same object over `Dual64`, with zero derivative (ε) parts.
 ///
-/// Implemented for the shipped points, groups (`Rn`, `So3`, `Se3`), algebra elements
-/// (`SVector<f64, D>`), actions, and tuples (2–4), arrays and `Vec`s of liftable objects.
+/// Implemented for the shipped points, groups (`Rn`, `So3`, `Se3`), every owned `f64` matrix
+/// or vector of nalgebra — compile-time sized (`SVector<f64, D>`, `SMatrix<f64, R, C>`) and
+/// runtime-sized (`DVector<f64>`, `DMatrix<f64>`), the algebra elements and points of
+/// runtime-sized groups and actions — the shipped actions, and tuples (2–4), arrays and `Vec`s
+/// of liftable objects.
+///
+/// For your own group or action (a local type) implement it yourself, lifting the stored
+/// numbers with the implementations above:
+///
+/// ```
+/// use homogeneous::testing::LiftDual;
+/// use nalgebra::{DMatrix, DVector, RealField};
+/// use num_dual::Dual64;
+/// /// A runtime-sized matrix group element.
+/// #[derive(Clone, Debug)]
+/// struct SoN<T: RealField + Copy>(DMatrix<T>);
+/// impl LiftDual for SoN<f64> {
+///     type Dual = SoN<Dual64>;
+///     fn lift_dual(&self) -> SoN<Dual64> {
+///         SoN(self.0.lift_dual())
+///     }
+/// }
+/// let x: DVector<Dual64> = DVector::from_vec(vec![1.0, 2.0]).lift_dual();
+/// assert_eq!((x[1].re, x[1].eps), (2.0, 0.0));
+/// let g = SoN(DMatrix::<f64>::identity(3, 3)).lift_dual();
+/// assert_eq!(g.0.nrows(), 3);
+/// ```
 pub trait LiftDual {
     /// The lifted type.
     type Dual;
@@ -35,8 +61,13 @@ impl LiftDual for f64 {
     }
 }
 
-impl<const D: usize> LiftDual for SVector<f64, D> {
-    type Dual = SVector<Dual64, D>;
+/// Any owned `f64` matrix or vector of nalgebra, fixed or runtime-sized (`SVector`,
+/// `SMatrix`, `DVector`, `DMatrix`, …), entry by entry.
+impl<R: Dim, C: Dim> LiftDual for OMatrix<f64, R, C>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Dual = OMatrix<Dual64, R, C>;
     fn lift_dual(&self) -> Self::Dual {
         self.map(Dual64::from)
     }

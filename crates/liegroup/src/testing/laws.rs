@@ -73,10 +73,20 @@ fn show<A: Debug>(label: &str, a: &A) -> String {
 /// checks that the group is implemented generically. Use [`check_group_dual`](super::check_group_dual)
 /// to add the exact-derivative laws.
 ///
+/// Every law is checked on every sample, also after a failure.
+///
 /// # Errors
-/// The first violated law as [`KitFailure::Violation`], or [`KitFailure::InvalidSampleSet`]
-/// for an empty or inconsistent sample set.
+/// [`KitFailure::Violations`] listing every violated law, most primitive first (see
+/// [`Law::PRIMITIVE_TO_DERIVED`]), or [`KitFailure::InvalidSampleSet`] for an empty or
+/// inconsistent sample set.
 pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitReport, KitFailure> {
+    group_laws(samples)?.finish()
+}
+
+/// The laws of [`check_group`], violations kept in the report (not yet turned into an error).
+pub(crate) fn group_laws<G: LieGroupInPlace>(
+    samples: &SampleSet<G>,
+) -> Result<KitReport, KitFailure> {
     samples.validate()?;
     let tol = samples.tolerances;
     let els = &samples.elements;
@@ -93,7 +103,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
     // Axioms and exp∘log.
     rep.record(Law::Identity, norm(&e.log()), tol.round_off(1.0), || {
         show("log(e)", &e)
-    })?;
+    });
     for i in 0..ne {
         let (lg, g, m) = el(i);
         let s = || show(lg, g);
@@ -102,32 +112,32 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             dist(&g.compose(&e), g),
             tol.round_off(m * m),
             s,
-        )?;
+        );
         rep.record(
             Law::Identity,
             dist(&e.compose(g), g),
             tol.round_off(m * m),
             s,
-        )?;
+        );
         let gi = g.inverse();
         rep.record(
             Law::Inverse,
             norm(&g.compose(&gi).log()),
             tol.round_off(m * m),
             s,
-        )?;
+        );
         rep.record(
             Law::Inverse,
             norm(&gi.compose(g).log()),
             tol.round_off(m * m),
             s,
-        )?;
+        );
         rep.record(
             Law::Inverse,
             dist(&gi.inverse(), g),
             tol.round_off(m * m),
             s,
-        )?;
+        );
         let l = g.log();
         let scale = m * m * (1.0 + norm(&l));
         rep.record(
@@ -135,7 +145,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             dist(&G::exp(&l), g),
             tol.round_off(scale),
             || format!("{} with log = {l:?}", s()),
-        )?;
+        );
     }
     for i in 0..ne {
         let ((lg, g, mg), (lh, h, mh), (lk, k, mk)) = (el(i), el(i + 1), el(i + 2));
@@ -147,7 +157,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                 show(lh, h),
                 show(lk, k)
             )
-        })?;
+        });
     }
 
     // The in-place left translate by an exponential.
@@ -161,7 +171,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             dist(&h, &ex.compose(g)),
             tol.round_off(magnitude(&ex) * mg * (1.0 + nx)),
             || format!("g = {}, ξ = {}", show(lg, g), show(lx, x)),
-        )?;
+        );
         let mut h = g.clone();
         h.exp_right_mul_assign(x);
         rep.record(
@@ -169,7 +179,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             dist(&h, &g.compose(&ex)),
             tol.round_off(magnitude(&ex) * mg * (1.0 + nx)),
             || format!("g = {}, ξ = {}", show(lg, g), show(lx, x)),
-        )?;
+        );
     }
 
     // log∘exp inside the radius.
@@ -181,7 +191,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             diff(&gx.log(), x),
             tol.round_off(scale),
             || show(lx, x),
-        )?;
+        );
     }
 
     // Adjoint representation.
@@ -200,14 +210,14 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                     show(lx, x)
                 )
             },
-        )?;
+        );
         let gx = G::exp(x);
         let conj = g.compose(&gx).compose(&g.inverse());
         let err = dist(&G::exp(&g.adjoint(x)), &conj);
         let scale = mg * mg * magnitude(&gx) * (1.0 + mg * nx);
         rep.record(Law::AdjointConjugation, err, tol.round_off(scale), || {
             format!("g = {}, ξ = {}", show(lg, g), show(lx, x))
-        })?;
+        });
         if let Some(xh) = unit(x) {
             let ginv = g.inverse();
             let d = five_point(|s| g.compose(&G::exp(&xh.scaled(c(s)))).compose(&ginv).log());
@@ -217,7 +227,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                 err,
                 tol.finite_difference(mg * mg),
                 || format!("g = {}, ξ = {}", show(lg, g), show(lx, x)),
-            )?;
+            );
         }
     }
 
@@ -233,13 +243,13 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             diff(&G::ad(x, y), &xy),
             tol.round_off(cst * nx * ny),
             s2,
-        )?;
+        );
         rep.record(
             Law::BracketAntisymmetry,
             norm(&xy.added(&G::bracket(y, x))),
             tol.round_off(cst * nx * ny),
             s2,
-        )?;
+        );
         let mut out = x.zero_like();
         G::bracket_into(x, y, &mut out);
         rep.record(
@@ -247,7 +257,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             diff(&out, &xy),
             tol.round_off(cst * nx * ny),
             s2,
-        )?;
+        );
         let mut comb = x.scaled(c(a));
         comb.add_scaled(c(b), y);
         let mut lin = G::bracket(x, z).scaled(c(a));
@@ -258,7 +268,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             diff(&G::bracket(&comb, z), &lin),
             tol.round_off(scale),
             s3,
-        )?;
+        );
         let mut lin2 = G::bracket(z, x).scaled(c(a));
         lin2.add_scaled(c(b), &G::bracket(z, y));
         rep.record(
@@ -266,7 +276,16 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             diff(&G::bracket(z, &comb), &lin2),
             tol.round_off(scale),
             s3,
-        )?;
+        );
+        if let Some(xh) = unit(x) {
+            let d = five_point(|t| G::exp(&xh.scaled(c(t))).adjoint(y));
+            rep.record(
+                Law::AdBracketDifferenceQuotient,
+                diff(&d, &G::bracket(&xh, y)),
+                tol.finite_difference((1.0 + cst).powi(5) * ny),
+                s2,
+            );
+        }
         let jac = G::bracket(x, &G::bracket(y, z))
             .added(&G::bracket(y, &G::bracket(z, x)))
             .added(&G::bracket(z, &xy));
@@ -275,7 +294,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
             norm(&jac),
             tol.round_off(cst * cst * nx * ny * nz),
             s3,
-        )?;
+        );
     }
 
     // Coadjoint action and ad*.
@@ -296,7 +315,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                     show(lx, x)
                 )
             },
-        )?;
+        );
         let err = diff(&g.compose(h).coadjoint(mu), &g.coadjoint(&h.coadjoint(mu)));
         rep.record(
             Law::CoadjointAction,
@@ -310,13 +329,13 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                     show(lm, mu)
                 )
             },
-        )?;
+        );
         rep.record(
             Law::CoadjointAction,
             diff(&e.coadjoint(mu), mu),
             tol.round_off(nm),
             || format!("e, μ = {}", show(lm, mu)),
-        )?;
+        );
     }
     for i in 0..na {
         let ((lx, x, nx), (lm, mu, nm), (ly, y, ny)) = (al(i), al(i + 1), al(i + 2));
@@ -335,7 +354,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                     show(ly, y)
                 )
             },
-        )?;
+        );
     }
 
     // dexp and dexp⁻¹.
@@ -364,7 +383,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                     err,
                     tol.finite_difference(scale) + allow,
                     s,
-                )?;
+                );
             }
             let grow = (1.0 + cst * nu) * (1.0 + cst * nu);
             let w = G::dexpinv(u, v);
@@ -376,7 +395,7 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                 diff(&out, &w),
                 tol.round_off(nw.max(nv)),
                 s,
-            )?;
+            );
             for order in [2, 4] {
                 let mut out = v.zero_like();
                 G::dexpinv_series_into(u, v, order, &mut out);
@@ -386,14 +405,14 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                     diff(&out, &series),
                     tol.round_off(norm(&series).max(nv)),
                     s,
-                )?;
+                );
             }
             rep.record(
                 Law::DexpInverse,
                 diff(&G::dexp(u, &w), v),
                 tol.round_off((nv + nw) * grow) + allow * (nv + nw),
                 s,
-            )?;
+            );
             let w = G::dexp(u, v);
             let nw = norm(&w);
             rep.record(
@@ -401,19 +420,19 @@ pub fn check_group<G: LieGroupInPlace>(samples: &SampleSet<G>) -> Result<KitRepo
                 diff(&G::dexpinv(u, &w), v),
                 tol.round_off((nv + nw) * grow) + allow * (nv + nw),
                 s,
-            )?;
+            );
             if G::EXACT_DEXP {
                 let r = ad_norm::<G>(u);
                 if r <= 1.0 {
                     let tail = series_tail_at_max(r);
                     let scale = nv * (1.0 + cst * nu);
                     let err = diff(&G::dexp(u, v), &dexp_series::<G>(u, v, MAX_SERIES_ORDER));
-                    rep.record(Law::DexpSeries, err, tol.round_off(scale) + tail * nv, s)?;
+                    rep.record(Law::DexpSeries, err, tol.round_off(scale) + tail * nv, s);
                     let err = diff(
                         &G::dexpinv(u, v),
                         &dexpinv_series::<G>(u, v, MAX_SERIES_ORDER),
                     );
-                    rep.record(Law::DexpSeries, err, tol.round_off(scale) + tail * nv, s)?;
+                    rep.record(Law::DexpSeries, err, tol.round_off(scale) + tail * nv, s);
                 }
             }
         }
@@ -438,7 +457,7 @@ fn series_tail_at_max(r: f64) -> f64 {
 /// [`Law::DcayDifferenceQuotient`].
 ///
 /// # Errors
-/// As [`check_group`].
+/// As [`check_group`]: every violated law, most primitive first.
 pub fn check_cayley<G: CayleyGroup>(samples: &SampleSet<G>) -> Result<KitReport, KitFailure> {
     samples.validate()?;
     let tol = samples.tolerances;
@@ -453,7 +472,7 @@ pub fn check_cayley<G: CayleyGroup>(samples: &SampleSet<G>) -> Result<KitReport,
         dist(&G::cay(&zero), &e),
         tol.round_off(1.0),
         || "cay(0)".into(),
-    )?;
+    );
     let base = samples.algebra_within(samples.dexp_radius);
     for (j, (lu, u)) in base.iter().enumerate() {
         let nu = norm(u);
@@ -465,7 +484,7 @@ pub fn check_cayley<G: CayleyGroup>(samples: &SampleSet<G>) -> Result<KitReport,
             dist(&G::cay(&neg), &gu.inverse()),
             tol.round_off(m * m * (1.0 + nu)),
             || show(lu, u),
-        )?;
+        );
         let ginv = gu.inverse();
         for k in 0..2 {
             let (lv, v) = (&alg[(j + 1 + 3 * k) % na].0, &alg[(j + 1 + 3 * k) % na].1);
@@ -479,7 +498,7 @@ pub fn check_cayley<G: CayleyGroup>(samples: &SampleSet<G>) -> Result<KitReport,
                 diff(&G::dcay(u, &w), v),
                 tol.round_off((nv + nw) * grow),
                 s,
-            )?;
+            );
             let w = G::dcay(u, v);
             let nw = norm(&w);
             rep.record(
@@ -487,7 +506,7 @@ pub fn check_cayley<G: CayleyGroup>(samples: &SampleSet<G>) -> Result<KitReport,
                 diff(&G::dcayinv(u, &w), v),
                 tol.round_off((nv + nw) * grow),
                 s,
-            )?;
+            );
             if let Some(vh) = unit(v) {
                 let d = five_point(|t| {
                     let mut w = (*u).clone();
@@ -500,9 +519,9 @@ pub fn check_cayley<G: CayleyGroup>(samples: &SampleSet<G>) -> Result<KitReport,
                     err,
                     tol.finite_difference(m * m * (1.0 + nu) * (1.0 + nu)),
                     s,
-                )?;
+                );
             }
         }
     }
-    Ok(rep)
+    rep.finish()
 }

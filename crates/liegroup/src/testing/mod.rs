@@ -3,8 +3,13 @@
 //!
 //! A group implementation — shipped or your own — is checked against the laws its trait
 //! documents on a [`SampleSet`] of group and algebra elements, and the kit returns either a
-//! [`KitReport`] (every law checked, with the worst error seen) or the first [`KitFailure`]
-//! (the law, the sample, the observed error and the tolerance).
+//! [`KitReport`] (every law checked, with the worst error seen) or a [`KitFailure`] listing
+//! every violated law (with its first failing sample, the observed error and the tolerance).
+//! All laws are always run, and failures are ordered from the most primitive law to the most
+//! derived ([`Law::PRIMITIVE_TO_DERIVED`]: bracket, `log∘exp`, axioms, `Ad`, coadjoint,
+//! in-place forms, `dexp`, `dexp⁻¹`, Cayley), so the first line of the message names the
+//! likely culprit: a flipped bracket sign is reported as the bracket failing to be the
+//! derivative of `Ad`, with the `dexp` failures it causes listed after it.
 //!
 //! | call | scalar | laws |
 //! |---|---|---|
@@ -37,7 +42,9 @@
 //!   default);
 //! - `Ad_{gh} = Ad_g Ad_h`; `exp(Ad_g ξ) = g exp(ξ) g⁻¹`; `Ad_g ξ = d/ds log(g exp(sξ) g⁻¹)`
 //!   at 0 (a five-point difference quotient);
-//! - `ad = bracket`, antisymmetry, bilinearity (both slots), Jacobi;
+//! - `ad = bracket`, antisymmetry, bilinearity (both slots), Jacobi; `[x̂, y] = d/ds
+//!   Ad_{exp(s x̂)} y` at 0 (a five-point difference quotient: ties the sign of the bracket to
+//!   `exp` and `Ad`, which the algebraic laws cannot);
 //! - `⟨coadjoint(g, μ), Ad_g ξ⟩ = ⟨μ, ξ⟩`, `coadjoint(gh, μ) = coadjoint(g, coadjoint(h, μ))`,
 //!   `coadjoint(e, μ) = μ`; `⟨ad*_x μ, η⟩ = ⟨μ, [x, η]⟩`;
 //! - `dexp_u v = d/ds log(exp(u + s v) exp(u)⁻¹)` at 0 (difference quotient; exactly, via the
@@ -76,7 +83,7 @@ pub mod strategies;
 
 pub use dual::{check_cayley_derivatives, check_derivatives, check_group_dual};
 pub use laws::{check_cayley, check_group};
-pub use report::{CheckSummary, KitFailure, KitReport, Law};
+pub use report::{CheckSummary, KitFailure, KitReport, Law, Violation};
 pub use samples::{SampleSet, SampleSetBuilder, Tolerances};
 
 use crate::group::DEFAULT_SERIES_ORDER;

@@ -35,6 +35,11 @@ pub enum Law {
     AdjointDifferenceQuotient,
     /// `|ad(x, y) − [x, y]|`; scale `C |x| |y|`.
     AdBracket,
+    /// The bracket is the derivative of `Ad`: `|D − [x̂, y]|` with `D` the five-point difference
+    /// quotient of `s ↦ Ad_{exp(s x̂)} y` at 0, `x̂ = x/|x|`; finite-difference tolerance,
+    /// scale `(1 + C)⁵ |y|`. Unlike antisymmetry, bilinearity and Jacobi, this law ties the
+    /// sign (and scale) of `bracket` to `exp` and `adjoint`.
+    AdBracketDifferenceQuotient,
     /// `|[x, y] + [y, x]|`; scale `C |x| |y|`.
     BracketAntisymmetry,
     /// `|out − [x, y]|` with `out` from [`LieGroup::bracket_into`](crate::LieGroupInPlace::bracket_into)
@@ -110,6 +115,7 @@ impl Law {
             Law::AdjointConjugation => "Ad = conjugation",
             Law::AdjointDifferenceQuotient => "Ad = d/ds conjugation (difference quotient)",
             Law::AdBracket => "ad = bracket",
+            Law::AdBracketDifferenceQuotient => "bracket = d/ds Ad_exp(sx) (difference quotient)",
             Law::BracketAntisymmetry => "bracket antisymmetry",
             Law::InPlaceForms => "in-place bracket and dexp⁻¹ = their values",
             Law::BracketBilinearity => "bracket bilinearity",
@@ -130,6 +136,63 @@ impl Law {
             Law::DcayDifferenceQuotient => "dcay = d cay (difference quotient)",
             Law::DualDcay => "dcay = d cay (dual)",
         }
+    }
+}
+
+impl Law {
+    /// Every law, from the most primitive to the most derived: the order in which failures
+    /// are reported (see [`Law::rank`]).
+    ///
+    /// The bracket alone (antisymmetry, bilinearity, Jacobi, `ad = bracket`: algebra vectors
+    /// compared directly); `log(exp ξ) = ξ` (also compared in the algebra); the group axioms
+    /// and `exp(log g) = g` (measured with `d(a, b) = |log(a·b⁻¹)|`, so they come after the
+    /// check of `log`); `Ad` (homomorphism, conjugation, derivative of conjugation);
+    /// the bracket as the derivative of `Ad`; the coadjoint action and `ad*`; the in-place
+    /// forms; `dexp`, then `dexp⁻¹` (derived from `dexp`, the bracket and the series); the
+    /// Cayley map. A law that uses another's ingredients comes after it, so the first failure
+    /// names the culprit: a flipped bracket sign fails
+    /// [`AdBracketDifferenceQuotient`](Law::AdBracketDifferenceQuotient) before any dexp law.
+    pub const PRIMITIVE_TO_DERIVED: [Law; 31] = [
+        Law::BracketAntisymmetry,
+        Law::BracketBilinearity,
+        Law::Jacobi,
+        Law::AdBracket,
+        Law::LogExp,
+        Law::Identity,
+        Law::Inverse,
+        Law::Associativity,
+        Law::ExpLog,
+        Law::AdjointHomomorphism,
+        Law::AdjointConjugation,
+        Law::AdjointDifferenceQuotient,
+        Law::DualAdjoint,
+        Law::AdBracketDifferenceQuotient,
+        Law::DualAd,
+        Law::CoadjointAction,
+        Law::CoadjointDuality,
+        Law::AdStarDuality,
+        Law::DualCoadjoint,
+        Law::ExpLeftMul,
+        Law::ExpRightMul,
+        Law::InPlaceForms,
+        Law::DexpDifferenceQuotient,
+        Law::DualDexp,
+        Law::DexpSeries,
+        Law::DexpInverse,
+        Law::DualLog,
+        Law::CayleyInverse,
+        Law::DcayDifferenceQuotient,
+        Law::DualDcay,
+        Law::DcayInverse,
+    ];
+
+    /// The position of the law in [`Law::PRIMITIVE_TO_DERIVED`] (0 = most primitive).
+    #[must_use]
+    pub fn rank(self) -> usize {
+        Self::PRIMITIVE_TO_DERIVED
+            .iter()
+            .position(|&l| l == self)
+            .unwrap_or(usize::MAX)
     }
 }
 
@@ -161,6 +224,9 @@ pub struct KitReport {
     pub samples: (usize, usize),
     /// One entry per law, in the order checked.
     pub checks: Vec<CheckSummary>,
+    /// Violations recorded so far (one per law: the first failing sample), turned into a
+    /// [`KitFailure::Violations`] by `finish`.
+    failures: Vec<Violation>,
 }
 
 impl KitReport {
@@ -169,7 +235,21 @@ impl KitReport {
             group: group.to_owned(),
             samples,
             checks: Vec::new(),
+            failures: Vec::new(),
         }
+    }
+
+    /// `Ok(self)` if no law failed, else every failing law, most primitive first.
+    pub(crate) fn finish(mut self) -> Result<KitReport, KitFailure> {
+        if self.failures.is_empty() {
+            return Ok(self);
+        }
+        let mut violations = core::mem::take(&mut self.failures);
+        for v in &mut violations {
+            v.evaluations = self.check(v.law).map_or(v.failed, |s| s.evaluations);
+        }
+        violations.sort_by_key(|v| v.law.rank());
+        Err(KitFailure::Violations(violations))
     }
 
     /// The summary of `law`, if it was checked.
@@ -203,26 +283,43 @@ impl KitReport {
                 None => self.checks.push(s),
             }
         }
+        for v in other.failures {
+            match self.failures.iter_mut().find(|t| t.law == v.law) {
+                Some(t) => t.failed += v.failed,
+                None => self.failures.push(v),
+            }
+        }
     }
 
-    /// Record one comparison; `Err` if `error ≤ tolerance` does not hold (also for NaN).
+    /// Record one comparison; a violation (`error ≤ tolerance` does not hold, also for NaN) is
+    /// kept and the checks go on, so that every failing law is reported.
     pub(crate) fn record(
         &mut self,
         law: Law,
         error: f64,
         tolerance: f64,
         sample: impl FnOnce() -> String,
-    ) -> Result<(), KitFailure> {
-        if error.is_nan() || tolerance.is_nan() || error > tolerance {
-            return Err(KitFailure::Violation {
-                law,
-                sample: sample(),
-                observed: error,
-                tolerance,
-            });
+    ) {
+        let failed = error.is_nan() || tolerance.is_nan() || error > tolerance;
+        if failed {
+            match self.failures.iter_mut().find(|t| t.law == law) {
+                Some(t) => t.failed += 1,
+                None => self.failures.push(Violation {
+                    law,
+                    sample: sample(),
+                    observed: error,
+                    tolerance,
+                    failed: 1,
+                    evaluations: 0,
+                }),
+            }
         }
-        let ratio = if tolerance > 0.0 {
+        let ratio = if failed && error.is_nan() {
+            f64::INFINITY
+        } else if tolerance > 0.0 {
             error / tolerance
+        } else if error > 0.0 {
+            f64::INFINITY
         } else {
             0.0
         };
@@ -239,7 +336,6 @@ impl KitReport {
                 worst_ratio: ratio,
             }),
         }
-        Ok(())
     }
 }
 
@@ -268,6 +364,33 @@ impl fmt::Display for KitReport {
     }
 }
 
+/// One violated law: the first sample it failed on, and how often it failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    /// The law.
+    pub law: Law,
+    /// The first sample(s) it failed on (labels and `Debug` output).
+    pub sample: String,
+    /// The error observed on that sample.
+    pub observed: f64,
+    /// The tolerance it exceeded.
+    pub tolerance: f64,
+    /// How many comparisons of this law failed.
+    pub failed: usize,
+    /// How many comparisons of this law were made.
+    pub evaluations: usize,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "law `{}` violated ({} of {} comparisons): error {:e} exceeds tolerance {:e} on {}",
+            self.law, self.failed, self.evaluations, self.observed, self.tolerance, self.sample
+        )
+    }
+}
+
 /// Why the kit rejected a group (or a sample set).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -275,43 +398,52 @@ pub enum KitFailure {
     /// The sample set cannot be used: empty ([`LieError::EmptySampleSet`]) or with elements
     /// of different sizes ([`LieError::DimensionMismatch`]).
     InvalidSampleSet(LieError),
-    /// A law does not hold on a sample.
-    Violation {
-        /// The law.
-        law: Law,
-        /// The sample(s) it failed on (labels and `Debug` output).
-        sample: String,
-        /// The observed error.
-        observed: f64,
-        /// The tolerance it exceeded.
-        tolerance: f64,
-    },
+    /// Laws do not hold: every failing law (all laws are always run), ordered from the most
+    /// primitive to the most derived ([`Law::PRIMITIVE_TO_DERIVED`]), never empty. The first
+    /// entry is the likely culprit: a wrong bracket also breaks `dexp`, not the other way
+    /// round.
+    Violations(Vec<Violation>),
 }
 
 impl KitFailure {
-    /// The violated law, if the failure is a violation.
+    /// The most primitive violated law, if the failure is a violation.
     #[must_use]
     pub fn law(&self) -> Option<Law> {
+        self.violations().first().map(|v| v.law)
+    }
+
+    /// Every violated law, most primitive first (empty for an invalid sample set).
+    #[must_use]
+    pub fn laws(&self) -> Vec<Law> {
+        self.violations().iter().map(|v| v.law).collect()
+    }
+
+    /// The violations, most primitive first (empty for an invalid sample set).
+    #[must_use]
+    pub fn violations(&self) -> &[Violation] {
         match self {
-            KitFailure::Violation { law, .. } => Some(*law),
-            KitFailure::InvalidSampleSet(_) => None,
+            KitFailure::Violations(v) => v,
+            KitFailure::InvalidSampleSet(_) => &[],
         }
     }
 }
 
+/// The first line names the most primitive violated law; each further failing law follows on
+/// its own line.
 impl fmt::Display for KitFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             KitFailure::InvalidSampleSet(e) => write!(f, "invalid sample set: {e}"),
-            KitFailure::Violation {
-                law,
-                sample,
-                observed,
-                tolerance,
-            } => write!(
-                f,
-                "law `{law}` violated: error {observed:e} exceeds tolerance {tolerance:e} on {sample}"
-            ),
+            KitFailure::Violations(v) => {
+                for (i, x) in v.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                        f.write_str("  then: ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                Ok(())
+            }
         }
     }
 }

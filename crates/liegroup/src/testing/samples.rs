@@ -56,13 +56,24 @@ impl Tolerances {
 /// default), [`SampleSet::builder`] (the default plus your own samples or settings) or
 /// [`SampleSet::custom`] (only your samples). The standard set always contains:
 ///
-/// - group elements: the identity; `exp(ξ)` with `|ξ| = 10⁻⁸` and `10⁻¹⁰⁰`; `exp((π − δ) e)`
+/// - group elements: the identity; `exp(ξ)` along random directions at one norm per decade
+///   `10⁻⁸, 10⁻⁷, …, 1` and at `10⁻¹⁰⁰`; `exp((π − δ) e)`
 ///   for δ ∈ {0, 10⁻⁹, 10⁻⁶, 10⁻³} along basis vectors `e_i` and a random unit direction (for
 ///   SO(2), SO(3) and the rotation coordinates of SE(2), SE(3) these are rotation angles at
 ///   and near π); `exp(−(π − 10⁻⁶) e_i)`; `exp((π + ½) e_i)` (past the cut of the principal
 ///   log); seeded random `exp(ξ)` with `|ξ|` uniform in `[0, max_norm]`;
-/// - algebra elements: 0; random directions of norm 10⁻¹⁰⁰, 10⁻⁸, 10⁻⁴, 0.1, 0.5, 1, 1.5, 2;
-///   `0.8 e_i`; seeded random elements with norm uniform in `[0, max_norm]`.
+/// - algebra elements: 0; a log-spaced sweep of norms `10^(−8 + k/4)`, `k = 0, …, 32` (four
+///   norms per decade from `10⁻⁸` to 1, each along its own random direction, so that
+///   a small-angle branch of `exp`, `log`, `dexp`, … with its threshold anywhere in that range
+///   has samples just below it); `10⁻¹⁰⁰`, 1.5 and 2 along random directions; `0.8 e_i`;
+///   seeded random elements with norm uniform in `[0, max_norm]`;
+/// - at each norm `r` given to [`SampleSetBuilder::extra_norms`] (your own branch thresholds):
+///   algebra samples and group samples `exp(ξ)` with `|ξ| ∈ {r(1 − 10⁻³), r, r(1 + 10⁻³)}`
+///   along a random direction and along the first basis vector.
+///
+/// Switches: [`SampleSetBuilder::small_norms`] (the samples with `|ξ| < 10⁻³`) and
+/// [`SampleSetBuilder::near_pi`] (the samples at, near and past π);
+/// [`SampleSetBuilder::edge_cases`] sets both.
 ///
 /// For large dimensions (`dim > 12`, e.g. runtime powers) the basis vectors are 12 evenly
 /// spaced ones. Samples are made from `f64` coordinates with
@@ -96,7 +107,9 @@ impl<G: LieGroup> SampleSet<G> {
             random_elements: 8,
             random_algebra: 8,
             max_norm: 3.0,
-            edge_cases: true,
+            small_norms: true,
+            near_pi: true,
+            extra_norms: Vec::new(),
             elements: Vec::new(),
             algebra: Vec::new(),
             tolerances: Tolerances::default(),
@@ -239,7 +252,9 @@ pub struct SampleSetBuilder<G: LieGroup> {
     random_elements: usize,
     random_algebra: usize,
     max_norm: f64,
-    edge_cases: bool,
+    small_norms: bool,
+    near_pi: bool,
+    extra_norms: Vec<f64>,
     elements: Vec<(String, G)>,
     algebra: Vec<(String, G::Algebra)>,
     tolerances: Tolerances,
@@ -269,11 +284,51 @@ impl<G: LieGroup> SampleSetBuilder<G> {
         self.max_norm = r;
         self
     }
-    /// Whether to include the curated edge cases (tiny, near-π, past-π). Default `true`;
-    /// turn off for a group whose `log` is only defined near the identity (the identity is
-    /// always included).
+    /// Shorthand for [`small_norms(on)`](Self::small_norms) and
+    /// [`near_pi(on)`](Self::near_pi): whether to include the curated edge cases (tiny norms,
+    /// near-π, past-π). Default `true`. The identity, the zero algebra element and the sweep of
+    /// norms from `10⁻³` to 1 are always included.
     pub fn edge_cases(mut self, on: bool) -> Self {
-        self.edge_cases = on;
+        self.small_norms = on;
+        self.near_pi = on;
+        self
+    }
+    /// Whether to include the samples of norm below `10⁻³`: `exp(ξ)` and `ξ` with
+    /// `|ξ| ∈ {10⁻¹⁰⁰, 10⁻⁸, …}` (the part of the log-spaced sweep below `10⁻³`). Default `true`;
+    /// turn off only for a group that is not meant to be evaluated near the identity at full
+    /// relative accuracy.
+    pub fn small_norms(mut self, on: bool) -> Self {
+        self.small_norms = on;
+        self
+    }
+    /// Whether to include the group samples at, near and past π (`exp((π − δ) e)`,
+    /// `exp(−(π − 10⁻⁶) e_i)`, `exp((π + ½) e_i)`). Default `true`; turn off for a group whose
+    /// `log` is only defined near the identity.
+    pub fn near_pi(mut self, on: bool) -> Self {
+        self.near_pi = on;
+        self
+    }
+    /// Add samples around each norm in `norms` — put the thresholds of your own small-angle
+    /// branches here. For each `r > 0` (others are ignored) the set gains algebra samples and
+    /// group samples `exp(ξ)` with `|ξ| ∈ {r(1 − 10⁻³), r, r(1 + 10⁻³)}`, each along a random
+    /// direction and along the first basis vector, so both branches are exercised next to
+    /// the switch. Calls accumulate.
+    ///
+    /// # Example
+    /// ```
+    /// use liegroup::testing::{SampleSet, check_group};
+    /// use liegroup::{So2, StaticLieGroup};
+    /// // An implementation switching to a Taylor series below θ = 0.02 and 1e-5:
+    /// let samples = SampleSet::builder(&So2::<f64>::identity())
+    ///     .extra_norms(&[0.02, 1e-5])
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(samples.algebra().iter().any(|(l, _)| l.contains("threshold 2e-2")));
+    /// check_group(&samples).unwrap();
+    /// ```
+    pub fn extra_norms(mut self, norms: &[f64]) -> Self {
+        self.extra_norms
+            .extend(norms.iter().copied().filter(|r| r.is_finite() && *r > 0.0));
         self
     }
     /// Add a group sample.
@@ -339,11 +394,19 @@ impl<G: LieGroup> SampleSetBuilder<G> {
         let mut elements: Vec<(String, G)> = vec![("identity".into(), self.example.clone())];
         let mut algebra: Vec<(String, G::Algebra)> = vec![("0".into(), zero.clone())];
 
-        if self.edge_cases && n > 0 {
-            for r in [1e-8, 1e-100] {
+        if self.small_norms && n > 0 {
+            for r in [1e-100, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4] {
                 let d = direction(&mut rng);
                 elements.push((format!("exp(ξ), |ξ| = {r:e}"), G::exp(&scaled(&d, r))));
             }
+        }
+        if n > 0 {
+            for r in [1e-3, 1e-2, 1e-1, 1.0] {
+                let d = direction(&mut rng);
+                elements.push((format!("exp(ξ), |ξ| = {r:e}"), G::exp(&scaled(&d, r))));
+            }
+        }
+        if self.near_pi && n > 0 {
             for delta in [0.0, 1e-9, 1e-6, 1e-3] {
                 for &i in &basis {
                     elements.push((
@@ -367,12 +430,45 @@ impl<G: LieGroup> SampleSetBuilder<G> {
                     G::exp(&scaled(&unit(i), PI + 0.5)),
                 ));
             }
-            for r in [1e-100, 1e-8, 1e-4, 0.1, 0.5, 1.0, 1.5, 2.0] {
+        }
+        if n > 0 {
+            if self.small_norms {
+                let d = direction(&mut rng);
+                algebra.push(("|ξ| = 1e-100, random direction".into(), scaled(&d, 1e-100)));
+            }
+            for k in 0..=32 {
+                let r = 10f64.powf(-8.0 + f64::from(k) / 4.0);
+                if r < 1e-3 * (1.0 - 1e-9) && !self.small_norms {
+                    continue;
+                }
+                let d = direction(&mut rng);
+                algebra.push((
+                    format!(
+                        "|ξ| = 10^({:.2}) = {r:.3e}, random direction",
+                        -8.0 + f64::from(k) / 4.0
+                    ),
+                    scaled(&d, r),
+                ));
+            }
+            for r in [1.5, 2.0] {
                 let d = direction(&mut rng);
                 algebra.push((format!("|ξ| = {r:e}, random direction"), scaled(&d, r)));
             }
             for &i in &basis {
                 algebra.push((format!("0.8 e_{i}"), scaled(&unit(i), 0.8)));
+            }
+            for &t in &self.extra_norms {
+                for r in [t * (1.0 - 1e-3), t, t * (1.0 + 1e-3)] {
+                    let d = direction(&mut rng);
+                    for (what, dir) in [("random direction", d), ("e_0", unit(0))] {
+                        let xi = scaled(&dir, r);
+                        elements.push((
+                            format!("exp(ξ), |ξ| = {r:.6e} (threshold {t:e}), {what}"),
+                            G::exp(&xi),
+                        ));
+                        algebra.push((format!("|ξ| = {r:.6e} (threshold {t:e}), {what}"), xi));
+                    }
+                }
             }
         }
         if n > 0 {
