@@ -219,6 +219,7 @@ fn rkmk_in_cayley_coordinates_has_the_order_of_its_tableau() {
     use schemes::catalogue::{DOPRI54, RK4};
     use schemes::{ButcherTableau, Rkmk};
 
+    #[allow(clippy::too_many_arguments)]
     fn rows<A, F>(
         name: &str,
         problem: &Problem<A, F>,
