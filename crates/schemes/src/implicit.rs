@@ -6,7 +6,7 @@ use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use crate::tableau::ButcherTableau;
 use homogeneous::{ActionInPlace, LieVectorField};
-use liegroup::linalg::{lu_factor_in_place, lu_solve_in_place};
+use liegroup::linalg::{lu_factor_in_place, lu_solve_in_place, nan_max};
 use liegroup::scalar::{c, re};
 use liegroup::{CoordinateMap, Exp, VectorSpace};
 use num_traits::{One, Zero};
@@ -207,8 +207,10 @@ impl<A: ActionInPlace, M: PointMap<A>> ImplicitRkmk<A, M> {
     }
 }
 
+/// `max |re xᵢ|`, NaN when any is NaN ([`liegroup::linalg::max_abs`]: a NaN residual must not
+/// pass the convergence test).
 fn max_abs<T: nalgebra::RealField + Copy>(v: &[T]) -> f64 {
-    v.iter().fold(0.0_f64, |m, x| m.max(re(*x).abs()))
+    liegroup::linalg::max_abs(v.iter().map(|x| re(*x)))
 }
 
 impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
@@ -330,7 +332,7 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                 self.eval_g(action, f, t, y, h)?;
             }
             have_g = false;
-            let scale = max_abs(&self.flat).max(1.0);
+            let scale = nan_max(max_abs(&self.flat), 1.0);
             if newton {
                 let work = self.work.as_mut().expect("allocated");
                 for ((r, a), b) in work.rhs.iter_mut().zip(&self.flat).zip(&self.flat_g) {
@@ -342,15 +344,14 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                     *x += *dx;
                 }
             } else {
-                residual = self
-                    .flat
-                    .iter()
-                    .zip(&self.flat_g)
-                    .fold(0.0_f64, |m, (a, b)| m.max(re(*a - *b).abs()));
+                residual = liegroup::linalg::max_abs(
+                    self.flat.iter().zip(&self.flat_g).map(|(a, b)| re(*a - *b)),
+                );
                 self.flat.copy_from_slice(&self.flat_g);
             }
             self.load();
-            if !residual.is_finite() {
+            // A NaN or infinite residual (or scale) is never converged; the error reports it.
+            if !(residual.is_finite() && scale.is_finite()) {
                 break;
             }
             if residual <= tol_it * scale {
