@@ -75,6 +75,9 @@ pub struct ImplicitRkmk<A: ActionInPlace, M = Exp> {
     /// row exchanges, and the right-hand side.
     work: Option<Workspace<A>>,
     stats: StepStats,
+    /// Symmetric on the group (see [`Stepper::symmetric_on_group`]): the one-stage
+    /// Gauss–Legendre tableau with the exponential, built by [`ImplicitRkmk::exp`].
+    symmetric: bool,
 }
 
 /// The implicit stepper's buffers (see [`ImplicitRkmk`]'s fields).
@@ -103,7 +106,9 @@ impl<A: ActionInPlace> ImplicitRkmk<A, Exp> {
     /// ```
     #[must_use]
     pub fn exp(tableau: &ButcherTableau) -> Self {
-        Self::new(tableau, Exp::exact(), ImplicitOptions::default())
+        let mut s = Self::new(tableau, Exp::exact(), ImplicitOptions::default());
+        s.symmetric = is_implicit_midpoint(tableau);
+        s
     }
 }
 
@@ -137,6 +142,7 @@ impl<A: ActionInPlace, M: PointMap<A>> ImplicitRkmk<A, M> {
             flat_g: Vec::new(),
             work: None,
             stats: StepStats::default(),
+            symmetric: false,
         }
     }
 
@@ -205,6 +211,15 @@ impl<A: ActionInPlace, M: PointMap<A>> ImplicitRkmk<A, M> {
             kt.read_coords(&self.flat[i * d..(i + 1) * d]);
         }
     }
+}
+
+/// `true` for the one-stage tableau `c = (1/2), a = (1/2), b = (1)` (Gauss–Legendre 2, the
+/// implicit midpoint rule): with the exponential its RKMK is symmetric on any group (see
+/// [`Stepper::symmetric_on_group`]).
+#[must_use]
+pub(crate) fn is_implicit_midpoint(t: &ButcherTableau) -> bool {
+    let c = Coeffs::from_tableau(t);
+    c.s == 1 && c.a == [0.5] && c.b == [1.0] && c.c == [0.5]
 }
 
 /// `max |re xᵢ|`, NaN when any is NaN ([`liegroup::linalg::max_abs`]: a NaN residual must not
@@ -378,6 +393,11 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
         self.map.apply_assign(action, u, &mut y1);
         self.stats.exps += 1;
         Ok(StepOutput { y: y1, error: None })
+    }
+
+    fn symmetric_on_group(&self) -> bool {
+        // With the options switched (a different tolerance), the map is the same.
+        self.symmetric
     }
 
     fn stats(&self) -> StepStats {

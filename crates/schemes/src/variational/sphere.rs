@@ -1244,6 +1244,11 @@ impl<L: SphereLagrangian, T: VariationalScalar> Stepper<VecPowerAction<TangentSp
     fn order(&self) -> u32 {
         2
     }
+    /// Symmetric: the discrete Lagrangian of \[LLM09\] is self-adjoint (tested forward and
+    /// back in `tests/composition_symmetry.rs`).
+    fn symmetric_on_group(&self) -> bool {
+        true
+    }
     /// One step; `f` is ignored (the stepper holds the Lagrangian).
     fn step<F>(
         &mut self,
@@ -1285,6 +1290,11 @@ impl<L: SphereLagrangian, T: VariationalScalar, const N: usize>
     }
     fn order(&self) -> u32 {
         2
+    }
+    /// Symmetric: the discrete Lagrangian of \[LLM09\] is self-adjoint (tested forward and
+    /// back in `tests/composition_symmetry.rs`).
+    fn symmetric_on_group(&self) -> bool {
+        true
     }
     /// One step; `f` is ignored (the stepper holds the Lagrangian).
     fn step<F>(
