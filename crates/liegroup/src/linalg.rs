@@ -14,6 +14,10 @@
 //!   \[GVL13, §4.2\], for symmetric positive definite systems (mass matrices); it also serves
 //!   as the test of positive definiteness.
 //!
+//! - [`nan_max`] / [`max_abs`]: maxima for convergence tests that **propagate NaN**
+//!   (`f64::max` returns the other operand when one is NaN, so a fold with it turns a NaN
+//!   residual into a small number that passes the test).
+//!
 //! For the small sizes these are used at (`3n × 3n` with a few bodies, `s·d` stage unknowns)
 //! the textbook loops are as fast as a blocked factorization, and the row-major layout lets the
 //! inner loops run over contiguous rows.
@@ -36,6 +40,35 @@
 use crate::scalar::re;
 use nalgebra::RealField;
 use thiserror::Error;
+
+/// `max(m, x)` that propagates NaN: NaN when `m` or `x` is NaN (unlike [`f64::max`], which
+/// returns the other operand). For residual and update norms in convergence tests.
+///
+/// ```
+/// use liegroup::linalg::nan_max;
+/// assert_eq!(nan_max(1.0, 2.0), 2.0);
+/// assert!(nan_max(1.0, f64::NAN).is_nan() && nan_max(f64::NAN, 1.0).is_nan());
+/// assert_eq!(0.0_f64.max(f64::NAN), 0.0); // what this replaces
+/// ```
+#[inline]
+#[must_use]
+pub fn nan_max(m: f64, x: f64) -> f64 {
+    // `x > m` is false when either is NaN: a NaN `m` is kept, a NaN `x` is taken.
+    if x > m || x.is_nan() { x } else { m }
+}
+
+/// `maxᵢ |xᵢ|` (0 for no values), NaN when any `xᵢ` is NaN (see [`nan_max`]).
+///
+/// ```
+/// use liegroup::linalg::max_abs;
+/// assert_eq!(max_abs([1.0, -3.0, 2.0]), 3.0);
+/// assert!(max_abs([1.0, f64::NAN, 2.0]).is_nan());
+/// assert_eq!(max_abs([1.0, f64::NEG_INFINITY]), f64::INFINITY);
+/// ```
+#[must_use]
+pub fn max_abs<I: IntoIterator<Item = f64>>(values: I) -> f64 {
+    values.into_iter().fold(0.0, |m, x| nan_max(m, x.abs()))
+}
 
 /// Why a factorization failed.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]

@@ -18,6 +18,16 @@
 //! composition matches `exp(hA)` exactly through `h^p` and not at `h^{p+1}`; and by fitted
 //! convergence slopes on real problems.
 //!
+//! **Only bases proven symmetric on a Lie group are accepted** ([`Stepper::symmetric_on_group`]):
+//! the composition coefficients raise the order of a *symmetric* method only. RKMK methods with
+//! symmetric tableaux (Gauss–Legendre with two or more stages, `gl4`, `gl6`) are not symmetric
+//! on a non-abelian group — their coordinates are centred at the start point of the step — and
+//! their compositions fall short of the claimed order (`kahan-li8(gl4)` and `kahan-li8(rkmk4)`
+//! observed order 5, `yoshida6(gl4)` 5.0 on the free rigid body); they are refused with
+//! [`SchemeError::Unsupported`]. Accepted: `gl2` (the implicit midpoint RKMK with the
+//! exponential), [`SphereVariational`](crate::variational::SphereVariational), and compositions
+//! of accepted bases.
+//!
 //! Several substeps have **negative** `γᵢ` (they step backwards); the base stepper must accept
 //! negative step sizes (every method of this crate does; [`integrate`](crate::integrate)
 //! itself only takes positive steps).
@@ -226,8 +236,10 @@ pub fn find(id: &str) -> Result<&'static CompositionScheme, SchemeError> {
 ///
 /// [`Stepper::order`] reports `max(scheme order, base order)`: the coefficients are built for a
 /// **symmetric** base of order 2 (a symmetric base of higher order keeps at least its own
-/// order). Symmetry of the base cannot be checked here; a base of odd order (never symmetric)
-/// is rejected. Composing a non-symmetric method of order 2 gives order 2 only (or less).
+/// order). The base must declare itself symmetric on the group
+/// ([`Stepper::symmetric_on_group`], true only for methods whose symmetry is proven and
+/// tested); others are refused (composing a non-symmetric method does not reach the order of
+/// the scheme).
 ///
 /// Each substep runs the base at time `t + (γ₁ + ⋯ + γᵢ₋₁)h` with step `γᵢh`. The work counters
 /// are the base's. No error estimate (adaptive steps are unsupported) and no dense output.
@@ -238,10 +250,15 @@ pub fn find(id: &str) -> Result<&'static CompositionScheme, SchemeError> {
 /// use schemes::composition::{Composition, YOSHIDA4};
 /// use schemes::{Stepper, methods};
 /// type A = RotationAction<f64>;
-/// let gl2 = methods::find("gl2")?.stepper::<A>();
+/// let gl2 = schemes::ImplicitRkmk::<A>::exp(&schemes::catalogue::GAUSS_LEGENDRE2).named("gl2");
 /// let comp = Composition::new(&YOSHIDA4, gl2)?;
 /// assert_eq!(Stepper::<A>::order(&comp), 4);
 /// assert_eq!(Stepper::<A>::name(&comp), "yoshida4(gl2)");
+/// // Registry methods by identifier; RKMK with a symmetric tableau is not symmetric on SO(3).
+/// assert!(Composition::<methods::AnyStepper<A>>::from_ids("yoshida4", "gl2").is_ok());
+/// assert!(Composition::<methods::AnyStepper<A>>::from_ids("yoshida4", "gl4").is_err());
+/// let gl4 = methods::find("gl4")?.stepper::<A>();
+/// assert!(Composition::new(&YOSHIDA4, gl4).is_err());
 /// # Ok::<(), schemes::SchemeError>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -270,7 +287,9 @@ impl<S> Composition<S> {
     /// The composition of `base` (a symmetric method) with `scheme`, for use on the action `A`.
     ///
     /// # Errors
-    /// [`SchemeError::InvalidOption`] when the base has odd order (it cannot be symmetric).
+    /// [`SchemeError::InvalidOption`] when the base has odd order (it cannot be symmetric);
+    /// [`SchemeError::Unsupported`] when the base does not declare itself symmetric on the group
+    /// ([`Stepper::symmetric_on_group`]).
     pub fn new<A: ActionInPlace>(
         scheme: &'static CompositionScheme,
         base: S,
@@ -287,6 +306,9 @@ impl<S> Composition<S> {
                     base.name()
                 ),
             });
+        }
+        if !base.symmetric_on_group() {
+            return Err(not_symmetric(&base.name()));
         }
         let name = base.name();
         Ok(Self::build(scheme, base, &name, order))
@@ -329,14 +351,49 @@ where
 {
     /// The composition `scheme_id` (see [`SCHEMES`]) of the registry method `base_id` (see
     /// [`crate::methods::METHODS`]), e.g. `("yoshida4", "gl2")`: how a command-line program
-    /// builds compositions by name. Symmetric registry methods: `gl2`, `gl4`, `gl6`.
+    /// builds compositions by name. The only registry method symmetric on a group is `gl2`
+    /// (see [`registry_base_is_symmetric`]).
     ///
     /// # Errors
-    /// [`SchemeError::InvalidOption`] for unknown identifiers or a base of odd order.
+    /// [`SchemeError::InvalidOption`] for unknown identifiers or a base of odd order;
+    /// [`SchemeError::Unsupported`] for a base that is not symmetric on the group.
     pub fn from_ids(scheme_id: &str, base_id: &str) -> Result<Self, SchemeError> {
         let scheme = find(scheme_id)?;
-        let base = crate::methods::find(base_id)?.stepper::<A>();
-        Self::new::<A>(scheme, base)
+        let spec = crate::methods::find(base_id)?;
+        if spec.order % 2 == 1 {
+            return Err(SchemeError::InvalidOption {
+                name: "composition base",
+                reason: format!(
+                    "{} has odd order {}: a symmetric method has even order",
+                    spec.id, spec.order
+                ),
+            });
+        }
+        if !registry_base_is_symmetric(spec) {
+            return Err(not_symmetric(spec.id));
+        }
+        let base = spec.stepper::<A>();
+        Ok(Self::build(scheme, base, spec.id, spec.order))
+    }
+}
+
+/// `true` for the registry methods that are symmetric on a Lie group: the one-stage
+/// Gauss–Legendre (implicit midpoint) RKMK with the exponential (`gl2`). See
+/// [`Stepper::symmetric_on_group`]. (The registry's [`AnyStepper`] does not forward
+/// `symmetric_on_group`, so [`Composition::new`] refuses it; [`Composition::from_ids`] checks
+/// the registry entry with this function.)
+#[must_use]
+pub fn registry_base_is_symmetric(spec: &crate::methods::MethodSpec) -> bool {
+    matches!(spec.kind, crate::methods::MethodKind::ImplicitRkmk(t) if crate::implicit::is_implicit_midpoint(t))
+}
+
+fn not_symmetric(name: &str) -> SchemeError {
+    SchemeError::Unsupported {
+        method: name.to_string(),
+        reason: "not symmetric on a Lie group (Φ₋ₕ∘Φₕ ≠ id): a composition would not reach the \
+                 order of its scheme; symmetric bases: gl2, the variational integrators on \
+                 (S²)ⁿ, compositions of these"
+            .into(),
     }
 }
 
@@ -377,6 +434,12 @@ impl<A: ActionInPlace, S: Stepper<A>> Stepper<A> for Composition<S> {
             y: yi.expect("a composition has at least one substep"),
             error: None,
         })
+    }
+
+    /// A composition of a symmetric base with palindromic coefficients is symmetric (the base
+    /// was checked when the composition was built).
+    fn symmetric_on_group(&self) -> bool {
+        true
     }
 
     fn stats(&self) -> StepStats {

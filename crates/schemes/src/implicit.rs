@@ -6,7 +6,7 @@ use crate::point_map::PointMap;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use crate::tableau::ButcherTableau;
 use homogeneous::{ActionInPlace, LieVectorField};
-use liegroup::linalg::{lu_factor_in_place, lu_solve_in_place};
+use liegroup::linalg::{lu_factor_in_place, lu_solve_in_place, nan_max};
 use liegroup::scalar::{c, re};
 use liegroup::{CoordinateMap, Exp, VectorSpace};
 use num_traits::{One, Zero};
@@ -75,6 +75,9 @@ pub struct ImplicitRkmk<A: ActionInPlace, M = Exp> {
     /// row exchanges, and the right-hand side.
     work: Option<Workspace<A>>,
     stats: StepStats,
+    /// Symmetric on the group (see [`Stepper::symmetric_on_group`]): the one-stage
+    /// Gauss–Legendre tableau with the exponential, built by [`ImplicitRkmk::exp`].
+    symmetric: bool,
 }
 
 /// The implicit stepper's buffers (see [`ImplicitRkmk`]'s fields).
@@ -103,7 +106,9 @@ impl<A: ActionInPlace> ImplicitRkmk<A, Exp> {
     /// ```
     #[must_use]
     pub fn exp(tableau: &ButcherTableau) -> Self {
-        Self::new(tableau, Exp::exact(), ImplicitOptions::default())
+        let mut s = Self::new(tableau, Exp::exact(), ImplicitOptions::default());
+        s.symmetric = is_implicit_midpoint(tableau);
+        s
     }
 }
 
@@ -137,6 +142,7 @@ impl<A: ActionInPlace, M: PointMap<A>> ImplicitRkmk<A, M> {
             flat_g: Vec::new(),
             work: None,
             stats: StepStats::default(),
+            symmetric: false,
         }
     }
 
@@ -207,8 +213,19 @@ impl<A: ActionInPlace, M: PointMap<A>> ImplicitRkmk<A, M> {
     }
 }
 
+/// `true` for the one-stage tableau `c = (1/2), a = (1/2), b = (1)` (Gauss–Legendre 2, the
+/// implicit midpoint rule): with the exponential its RKMK is symmetric on any group (see
+/// [`Stepper::symmetric_on_group`]).
+#[must_use]
+pub(crate) fn is_implicit_midpoint(t: &ButcherTableau) -> bool {
+    let c = Coeffs::from_tableau(t);
+    c.s == 1 && c.a == [0.5] && c.b == [1.0] && c.c == [0.5]
+}
+
+/// `max |re xᵢ|`, NaN when any is NaN ([`liegroup::linalg::max_abs`]: a NaN residual must not
+/// pass the convergence test).
 fn max_abs<T: nalgebra::RealField + Copy>(v: &[T]) -> f64 {
-    v.iter().fold(0.0_f64, |m, x| m.max(re(*x).abs()))
+    liegroup::linalg::max_abs(v.iter().map(|x| re(*x)))
 }
 
 impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
@@ -330,7 +347,7 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                 self.eval_g(action, f, t, y, h)?;
             }
             have_g = false;
-            let scale = max_abs(&self.flat).max(1.0);
+            let scale = nan_max(max_abs(&self.flat), 1.0);
             if newton {
                 let work = self.work.as_mut().expect("allocated");
                 for ((r, a), b) in work.rhs.iter_mut().zip(&self.flat).zip(&self.flat_g) {
@@ -342,15 +359,14 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
                     *x += *dx;
                 }
             } else {
-                residual = self
-                    .flat
-                    .iter()
-                    .zip(&self.flat_g)
-                    .fold(0.0_f64, |m, (a, b)| m.max(re(*a - *b).abs()));
+                residual = liegroup::linalg::max_abs(
+                    self.flat.iter().zip(&self.flat_g).map(|(a, b)| re(*a - *b)),
+                );
                 self.flat.copy_from_slice(&self.flat_g);
             }
             self.load();
-            if !residual.is_finite() {
+            // A NaN or infinite residual (or scale) is never converged; the error reports it.
+            if !(residual.is_finite() && scale.is_finite()) {
                 break;
             }
             if residual <= tol_it * scale {
@@ -377,6 +393,11 @@ impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for ImplicitRkmk<A, M> {
         self.map.apply_assign(action, u, &mut y1);
         self.stats.exps += 1;
         Ok(StepOutput { y: y1, error: None })
+    }
+
+    fn symmetric_on_group(&self) -> bool {
+        // With the options switched (a different tolerance), the map is the same.
+        self.symmetric
     }
 
     fn stats(&self) -> StepStats {

@@ -150,6 +150,26 @@ pub trait Stepper<A: Action> {
         None
     }
 
+    /// `true` only for a method **proven and tested** to be symmetric on a (non-abelian) Lie
+    /// group, `Φ_{−h} ∘ Φ_h = id` (\[HLW06, §V.1\]): the bases a
+    /// [`Composition`](crate::Composition) accepts. Default `false`.
+    ///
+    /// RKMK methods are in general **not** symmetric on a group even with a symmetric tableau
+    /// (Gauss–Legendre with two or more stages): their coordinates are centred at the start
+    /// point `y₀`, and the backward step centres them at `y₁`. The shipped symmetric methods:
+    /// the one-stage Gauss–Legendre (implicit midpoint) RKMK with the exponential
+    /// ([`ImplicitRkmk::exp`](crate::ImplicitRkmk::exp) of
+    /// [`GAUSS_LEGENDRE2`](crate::catalogue::GAUSS_LEGENDRE2), `gl2`), whose stage `k` satisfies
+    /// `k = dexp⁻¹_{hk/2} f(exp(hk/2)·y₀) = f(exp(hk/2)·y₀)` (`ad_{hk/2} k = 0`), so
+    /// `y₁ = exp(hk/2)·exp(hk/2)·y₀` and the step back from `y₁` meets the same midpoint with the
+    /// same `k`; the variational integrator
+    /// [`SphereVariational`](crate::variational::SphereVariational) (a self-adjoint discrete
+    /// Lagrangian); and compositions of symmetric methods. Tests:
+    /// `crates/schemes/tests/composition_symmetry.rs`.
+    fn symmetric_on_group(&self) -> bool {
+        false
+    }
+
     /// The work counters.
     fn stats(&self) -> StepStats;
 
@@ -188,6 +208,9 @@ impl<A: Action, S: Stepper<A> + ?Sized> Stepper<A> for Box<S> {
     }
     fn dense_output(&self, action: &A, y_prev: &A::Point, theta: Scalar<A>) -> Option<A::Point> {
         (**self).dense_output(action, y_prev, theta)
+    }
+    fn symmetric_on_group(&self) -> bool {
+        (**self).symmetric_on_group()
     }
     fn stats(&self) -> StepStats {
         (**self).stats()

@@ -320,7 +320,7 @@ impl<S: LieNonholonomicSystem> DlaIntegrator<S> {
             z[i] = c;
         }
         let like = x.xi.clone();
-        let rscale = 1.0 + pminus.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let rscale = 1.0 + liegroup::linalg::max_abs(pminus.iter().copied());
         let (evals, _) = newton::solve(
             |z, r| {
                 let xi = from_slice(&like, &z.as_slice()[..n]);
@@ -495,7 +495,7 @@ impl<S: LieNonholonomicSystem> EnergyDlaIntegrator<S> {
         let e0 = self.energy;
         let escale = 1.0 / e0.abs().max(f64::MIN_POSITIVE);
         let dla = &self.dla;
-        let rscale = 1.0 + pminus.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let rscale = 1.0 + liegroup::linalg::max_abs(pminus.iter().copied());
         let (evals, _) = newton::solve(
             |z, r| {
                 let xi = from_slice(&like, &z.as_slice()[..n]);

@@ -447,7 +447,8 @@ impl<'a, L: SphereLagrangian> Vprkmk<'a, L> {
         };
         let (evals, _) = {
             let this = &*self;
-            let rscale = 1.0 + s0.momenta.iter().fold(0.0_f64, |m, v| m.max(v.amax()));
+            let rscale =
+                1.0 + liegroup::linalg::max_abs(s0.momenta.iter().flat_map(|v| v.iter().copied()));
             newton::solve(
                 |z, r| this.residual(s0, h, z, r),
                 &mut z,

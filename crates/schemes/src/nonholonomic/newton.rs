@@ -2,6 +2,7 @@
 //! integrators (their systems have at most a few dozen unknowns).
 
 use crate::error::SchemeError;
+use liegroup::linalg::{max_abs, nan_max};
 use nalgebra::{DMatrix, DVector};
 
 /// Settings of the implicit solves of the nonholonomic integrators.
@@ -112,18 +113,28 @@ where
         let Some(dz) = lu.as_ref().and_then(|f| f.solve(&r)) else {
             return Err(SchemeError::NonConvergence {
                 t,
-                residual: r.amax(),
+                residual: max_abs(r.iter().copied()),
                 iterations: it,
                 tolerance: opts.tol,
             });
         };
         *z -= &dz;
-        let size = dz.amax();
+        // NaN-aware norms (nalgebra's `amax` skips NaN like `f64::max`): a NaN update is
+        // never converged and is reported as the residual.
+        let size = max_abs(dz.iter().copied());
         last = size;
+        if !size.is_finite() {
+            return Err(SchemeError::NonConvergence {
+                t,
+                residual: size,
+                iterations: it + 1,
+                tolerance: opts.tol,
+            });
+        }
         if polish {
             return Ok((evals, it + 1));
         }
-        if size <= opts.tol * z.amax().max(1.0) {
+        if size <= opts.tol * nan_max(max_abs(z.iter().copied()), 1.0) {
             polish = true;
         }
     }

@@ -9,6 +9,7 @@ use crate::implicit::{ImplicitOptions, StageSolver};
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use homogeneous::LieVectorField;
 use liegroup::angle::AngleFns;
+use liegroup::linalg::max_abs;
 use liegroup::scalar::{c, re};
 use liegroup::{CayleyGroup, LieGroup, So3, hat};
 use nalgebra::{Matrix3, RealField, Vector3};
@@ -259,12 +260,13 @@ impl<P> Lgvi<P> {
                     tolerance: tol,
                 });
             };
+            // NaN-aware maxima: a NaN update is reported as such, never as converged.
+            let delta = max_abs((next - f).iter().map(|x| re(*x)));
             if !next.iter().all(|x| x.is_finite()) {
-                residual = f64::INFINITY;
+                residual = delta;
                 break;
             }
-            let delta = (next - f).iter().fold(0.0_f64, |m, x| m.max(re(*x).abs()));
-            let scale = next.iter().fold(0.0_f64, |m, x| m.max(re(*x).abs()));
+            let scale = max_abs(next.iter().map(|x| re(*x)));
             f = next;
             residual = delta;
             if delta <= tol * scale {

@@ -9,6 +9,7 @@ use crate::implicit::{ImplicitOptions, StageSolver};
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use core::marker::PhantomData;
 use homogeneous::LieVectorField;
+use liegroup::linalg::{max_abs, nan_max};
 use liegroup::scalar::{c, re};
 use liegroup::{LieGroup, VectorSpace};
 use nalgebra::{DMatrix, DVector};
@@ -259,16 +260,16 @@ impl<G: LieGroup, H: CotangentHamiltonian<G>> ThetaMethod<G, H> {
         // Max-norm of the update relative to max(1, ‖block‖_∞), per block; NaN-aware.
         let measure = |dx: &[G::Scalar], x: &[G::Scalar]| -> f64 {
             if !dx.iter().chain(x.iter()).all(|v| re(*v).is_finite()) {
-                return f64::INFINITY;
+                // Report NaN when a NaN is present, else ∞ (both are non-convergence).
+                let nan = dx.iter().chain(x.iter()).any(|v| re(*v).is_nan());
+                return if nan { f64::NAN } else { f64::INFINITY };
             }
             let block = |r: core::ops::Range<usize>| {
-                let d = dx[r.clone()]
-                    .iter()
-                    .fold(0.0_f64, |m, v| m.max(re(*v).abs()));
-                let s = x[r].iter().fold(1.0_f64, |m, v| m.max(re(*v).abs()));
+                let d = max_abs(dx[r.clone()].iter().map(|v| re(*v)));
+                let s = nan_max(1.0, max_abs(x[r].iter().map(|v| re(*v))));
                 d / s
             };
-            block(0..n).max(block(n..dim))
+            nan_max(block(0..n), block(n..dim))
         };
         let with_time = |e: SchemeError| at_time(e, re(t));
         let mut residual = f64::INFINITY;
