@@ -524,7 +524,7 @@ where
         }
         Save::Every(k) => {
             // `stats.accepted` already counts this step.
-            if last || run.sol.stats.accepted % (*k).max(1) == 0 {
+            if last || run.sol.stats.accepted.is_multiple_of((*k).max(1)) {
                 run.sol.t.push(c(t_new));
                 run.sol.y.push(y_new.clone());
             }

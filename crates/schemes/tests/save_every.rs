@@ -110,7 +110,7 @@ fn save_every_with_adaptive_steps_keeps_the_final_point() {
     .unwrap();
     let n = sol.stats.accepted;
     assert!(n > 4);
-    let expected = 1 + n / 4 + usize::from(n % 4 != 0);
+    let expected = 1 + n / 4 + usize::from(!n.is_multiple_of(4));
     assert_eq!(sol.t.len(), expected);
     assert_eq!(*sol.t.last().unwrap(), 5.0);
     assert_eq!(sol.t[0], 0.0);
