@@ -23,9 +23,9 @@ pub enum StepSize {
 ///
 /// Memory: every saved point costs `size_of::<T>() + size_of::<P>()` bytes plus the heap data of
 /// the point (for a point of `n` `f64` coordinates about `8·(n + 1)` bytes), so the default
-/// [`Save::Steps`] grows with the number of steps: `8·(n + 1) · steps` bytes, e.g. 15 MB for
-/// 10⁶ steps of a 6-coordinate state, 3 GB for 10⁶ steps of the 642-body Lennard-Jones model
-/// (3852 coordinates). For long runs use [`Save::Every`], [`Save::Times`] or [`Save::Final`].
+/// [`Save::Steps`] grows with the number of steps: about `8·(n + 1) · steps` bytes, e.g. 32 MB
+/// for 10⁶ steps on S² (`n = 3`), 30.8 GB for 10⁶ steps of 642 bodies on (TS²)⁶⁴²
+/// (`n = 3852`). For long runs use [`Save::Every`], [`Save::Times`] or [`Save::Final`].
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Save {
     /// Every accepted step (and the initial point).
