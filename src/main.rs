@@ -4,19 +4,24 @@
 //! cargo run --release                     # reproduce all --quick into ./out, with a summary
 //! cargo run --release -- list [--json]
 //! cargo run --release -- run <model> --method <m> (--h <h> | --rtol <r> --atol <a>) --t-end <T>
+//!                            [--t0 <t0>] [--max-steps N] [--h-min H] [--save-every K]
 //!                            [--preset <p>] [--out DIR] [--json] [--force]
 //! cargo run --release -- convergence <model> --methods a,b,… [--steps 8,16,…] [--t-end T] [--json]
 //! cargo run --release -- reproduce [<experiment>|all] [--quick] [--out DIR] [--force]
 //! ```
 //!
-//! Bad input prints one line on stderr and exits with code 2.
+//! Bad input prints one line on stderr and exits with code 2. Ctrl-C stops `run` after the
+//! current step: the steps computed so far are written to `--out` (the JSON says
+//! `"interrupted": true`) and the exit code is 130. A closed stdout (`… | head -1`) ends the
+//! program quietly.
 
+#[macro_use]
 mod cli;
 
 use clap::{Parser, Subcommand};
 use cli::methods::MethodChoice;
 use cli::output::{Plot, Scale, Series, write_csv};
-use cli::registry::{RunResult, find_model, models};
+use cli::registry::{Outcome, RunResult, RunSpec, find_model, models};
 use cli::report::{Section, Table, write_report};
 use cli::{CliError, prepare_out_dir};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -24,6 +29,8 @@ use serde_json::json;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Parser)]
 #[command(
@@ -63,10 +70,23 @@ enum Command {
         /// Final time (default: the preset's).
         #[arg(long, allow_negative_numbers = true)]
         t_end: Option<f64>,
+        /// Initial time (default 0).
+        #[arg(long, allow_negative_numbers = true)]
+        t0: Option<f64>,
+        /// Step budget, accepted and rejected steps (default 10000000).
+        #[arg(long)]
+        max_steps: Option<usize>,
+        /// Smallest step of the adaptive controller (default: 16 ulps of the current time).
+        #[arg(long, allow_negative_numbers = true)]
+        h_min: Option<f64>,
+        /// Keep every K-th step in the output (default: thinned to at most 4000 points; with K,
+        /// at most 100000 points, the stride doubling past that).
+        #[arg(long, value_name = "K")]
+        save_every: Option<usize>,
         /// Preset (default: the model's first).
         #[arg(long)]
         preset: Option<String>,
-        /// Output folder for CSV and SVG files.
+        /// Output folder for CSV, SVG and JSON files.
         #[arg(long)]
         out: Option<PathBuf>,
         /// Print one JSON object on stdout instead of the text summary.
@@ -128,13 +148,7 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            let msg = e.to_string();
-            let first = msg
-                .lines()
-                .next()
-                .unwrap_or("invalid arguments")
-                .trim_start_matches("error: ");
-            eprintln!("error: {first}");
+            eprintln!("error: {}", cli::clap_message(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -145,9 +159,13 @@ fn main() -> ExitCode {
         force: true,
     });
     match dispatch(command) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(CliError::Interrupted(msg)) => {
+            eprintln!("interrupted: {}", cli::one_line(&msg));
+            ExitCode::from(130)
+        }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", cli::one_line(&e.to_string()));
             ExitCode::from(2)
         }
     }
@@ -163,6 +181,10 @@ fn dispatch(command: Command) -> Result<(), CliError> {
             rtol,
             atol,
             t_end,
+            t0,
+            max_steps,
+            h_min,
+            save_every,
             preset,
             out,
             json,
@@ -170,9 +192,15 @@ fn dispatch(command: Command) -> Result<(), CliError> {
         } => run(
             &model,
             &method,
-            h,
-            rtol.zip(atol),
-            t_end,
+            &RunArgs {
+                h,
+                tol: rtol.zip(atol),
+                t_end,
+                t0,
+                max_steps,
+                h_min,
+                save_every,
+            },
             preset,
             out,
             json,
@@ -238,39 +266,46 @@ fn list(json: bool) -> Result<(), CliError> {
             })).collect::<Vec<_>>(),
             "experiments": exps.iter().map(|e| json!({"id": e.id, "description": e.description})).collect::<Vec<_>>(),
         });
-        println!("{v}");
+        outln!("{v}");
         return Ok(());
     }
-    println!("Models:");
+    outln!("Models:");
     for m in &ms {
-        println!("  {:<28} {}", m.id(), m.description());
+        outln!("  {:<28} {}", m.id(), m.description());
         for (p, d) in m.presets() {
-            println!("  {:<28}   preset {p}: {d}", "");
+            outln!("  {:<28}   preset {p}: {d}", "");
         }
     }
-    println!("\nMethods:");
+    outln!("\nMethods:");
     for m in schemes::methods::METHODS {
         let emb = m
             .embedded_order
             .map(|e| format!("({e})"))
             .unwrap_or_default();
-        println!(
+        outln!(
             "  {:<16} order {}{:<4} {:<10} {}",
-            m.id, m.order, emb, m.reference, m.description
+            m.id,
+            m.order,
+            emb,
+            m.reference,
+            m.description
         );
     }
-    println!("\nVariational integrators (models on (S²)ⁿ only):");
+    outln!("\nVariational integrators (models on (S²)ⁿ only):");
     for m in schemes::variational::METHODS {
-        println!(
+        outln!(
             "  {:<16} order {}     {} {}",
-            m.id, m.order, m.reference, m.description
+            m.id,
+            m.order,
+            m.reference,
+            m.description
         );
     }
-    println!(
+    outln!(
         "\nSymmetric compositions, written <scheme>+<symmetric base> (e.g. yoshida4+llm-implicit, kahan-li8+gl2):"
     );
     for c in schemes::composition::SCHEMES {
-        println!(
+        outln!(
             "  {:<16} order {}     {} {} stages",
             c.id,
             c.order,
@@ -278,9 +313,9 @@ fn list(json: bool) -> Result<(), CliError> {
             c.stages()
         );
     }
-    println!("\nExperiments (reproduce <id> | all):");
+    outln!("\nExperiments (reproduce <id> | all):");
     for e in &exps {
-        println!("  {:<24} {}", e.id, e.description);
+        outln!("  {:<24} {}", e.id, e.description);
     }
     Ok(())
 }
@@ -290,18 +325,42 @@ fn positive(name: &str, x: f64) -> Result<f64, CliError> {
         Ok(x)
     } else {
         Err(CliError::Usage(format!(
-            "{name} must be positive and finite, got {x}"
+            "{name} must be positive and finite, got {}",
+            cli::num(x)
         )))
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run(
-    model_id: &str,
-    method_id: &str,
+/// The numeric options of `run`.
+struct RunArgs {
     h: Option<f64>,
     tol: Option<(f64, f64)>,
     t_end: Option<f64>,
+    t0: Option<f64>,
+    max_steps: Option<usize>,
+    h_min: Option<f64>,
+    save_every: Option<usize>,
+}
+
+/// The flag set by Ctrl-C. The first Ctrl-C stops the run after the current step (the partial
+/// result is written, exit code 130); a second one ends the program at once.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = Arc::clone(&flag);
+    // Without a handler (another one is installed, or signals are unavailable) Ctrl-C keeps its
+    // default effect: the program ends at once.
+    let _ = ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    flag
+}
+
+fn run(
+    model_id: &str,
+    method_id: &str,
+    a: &RunArgs,
     preset: Option<String>,
     out: Option<PathBuf>,
     json: bool,
@@ -311,40 +370,94 @@ fn run(
     let method = MethodChoice::parse(method_id)?;
     let preset = preset.unwrap_or_else(|| model.presets()[0].0.clone());
     let defaults = model.defaults(&preset);
-    let step = match (h, tol) {
+    let step = match (a.h, a.tol) {
         (Some(h), _) => schemes::StepSize::Fixed(positive("--h", h)?),
-        (None, Some((r, a))) => {
+        (None, Some((r, at))) => {
             positive("--rtol", r)?;
-            positive("--atol", a)?;
+            positive("--atol", at)?;
             if method.embedded_order().is_none() {
                 return Err(CliError::Usage(format!(
                     "method '{method_id}' has no embedded error estimate; use --h or a pair (rkmk54, rkmk-bs32, cf32, cf43)"
                 )));
             }
-            schemes::StepSize::Adaptive(schemes::Tolerance { rtol: r, atol: a })
+            schemes::StepSize::Adaptive(schemes::Tolerance { rtol: r, atol: at })
         }
         (None, None) => schemes::StepSize::Fixed(defaults.h),
     };
-    let t_end = positive("--t-end", t_end.unwrap_or(defaults.t_end))?;
+    let t0 = a.t0.unwrap_or(0.0);
+    if !t0.is_finite() {
+        return Err(CliError::Usage(format!(
+            "--t0 must be finite, got {}",
+            cli::num(t0)
+        )));
+    }
+    let t_end = a.t_end.unwrap_or(defaults.t_end);
+    if !(t_end.is_finite() && t_end > t0) {
+        return Err(CliError::Usage(format!(
+            "--t-end must be finite and after --t0 = {}, got {}",
+            cli::num(t0),
+            cli::num(t_end)
+        )));
+    }
+    let max_steps = match a.max_steps {
+        Some(0) => return Err(CliError::Usage("--max-steps must be at least 1".into())),
+        Some(n) => n,
+        None => cli::registry::STEP_BUDGET,
+    };
+    let h_min = a.h_min.map(|m| positive("--h-min", m)).transpose()?;
+    let save_every = match a.save_every {
+        Some(0) => return Err(CliError::Usage("--save-every must be at least 1".into())),
+        k => k,
+    };
     let stem = format!("{model_id}-{method_id}");
     let files = [
         format!("{stem}.csv"),
         format!("{stem}-invariants.svg"),
         format!("{stem}-states.svg"),
+        format!("{stem}.json"),
     ];
     let out_dir = optional_out_dir(out.as_deref(), force, &files)?;
+    let spec = RunSpec {
+        step,
+        t0,
+        t_end,
+        max_steps,
+        h_min,
+        save_every,
+        stop: Some(interrupt_flag()),
+    };
     let spinner = spinner(!json, &format!("{model_id} with {method_id}"));
-    let r = model.simulate(&preset, &method, &step, t_end)?;
+    let r = model.simulate_with(&preset, &method, &spec)?;
     spinner.finish_and_clear();
+    // What was computed is kept, also when the run failed or was interrupted.
     if let Some(dir) = &out_dir {
         write_run_files(dir, &stem, &r)?;
     }
-    if json {
-        println!("{}", run_json(&r));
-    } else {
-        print_run(&r, out_dir.as_deref());
+    let written = out_dir
+        .as_ref()
+        .map(|d| format!("; the steps up to then are in {}", d.display()))
+        .unwrap_or_default();
+    match &r.outcome {
+        Outcome::Failed(msg) => Err(CliError::Integration(format!("{msg}{written}"))),
+        Outcome::Interrupted => {
+            if json {
+                outln!("{}", run_json(&r));
+            }
+            Err(CliError::Interrupted(format!(
+                "stopped at t = {} after {} steps{written}",
+                cli::num(r.t_final),
+                r.steps
+            )))
+        }
+        Outcome::Completed => {
+            if json {
+                outln!("{}", run_json(&r));
+            } else {
+                print_run(&r, out_dir.as_deref())?;
+            }
+            Ok(())
+        }
     }
-    Ok(())
 }
 
 /// Prepare `out` (if given) for the files `files` (see [`prepare_out_dir`]).
@@ -379,6 +492,13 @@ fn spinner(show: bool, msg: &str) -> ProgressBar {
 
 fn run_json(r: &RunResult) -> serde_json::Value {
     json!({
+        "interrupted": r.outcome == Outcome::Interrupted,
+        "error": match &r.outcome {
+            Outcome::Failed(m) => Some(m.as_str()),
+            _ => None,
+        },
+        "t0": r.t0,
+        "save_every": r.save_every,
         "model": r.model,
         "preset": r.preset,
         "method": r.method,
@@ -398,25 +518,35 @@ fn run_json(r: &RunResult) -> serde_json::Value {
     })
 }
 
-fn print_run(r: &RunResult, out: Option<&Path>) {
-    println!(
+fn print_run(r: &RunResult, out: Option<&Path>) -> Result<(), CliError> {
+    outln!(
         "{} ({}) with {}: t = {} after {} steps ({} rejected), {} f-evaluations, {:.3} s",
-        r.model, r.preset, r.method, r.t_final, r.steps, r.rejected, r.f_evals, r.wall_time
+        r.model,
+        r.preset,
+        r.method,
+        r.t_final,
+        r.steps,
+        r.rejected,
+        r.f_evals,
+        r.wall_time
     );
-    println!(
+    outln!(
         "  energy E₀ = {:.10e}; relative error final {:.2e}, max {:.2e}",
-        r.energy0, r.final_energy_error, r.max_energy_error
+        r.energy0,
+        r.final_energy_error,
+        r.max_energy_error
     );
-    println!("  max unit-length error {:.2e}", r.max_unit_length_error);
+    outln!("  max unit-length error {:.2e}", r.max_unit_length_error);
     if let Some(t) = r.max_tangency_error {
-        println!("  max tangency error {t:.2e}");
+        outln!("  max tangency error {t:.2e}");
     }
     if let Some(p) = r.max_momentum_error {
-        println!("  max relative momentum error {p:.2e}");
+        outln!("  max relative momentum error {p:.2e}");
     }
     if let Some(d) = out {
-        println!("  files written to {}", d.display());
+        outln!("  files written to {}", d.display());
     }
+    Ok(())
 }
 
 fn write_run_files(dir: &Path, stem: &str, r: &RunResult) -> Result<(), CliError> {
@@ -432,6 +562,9 @@ fn write_run_files(dir: &Path, stem: &str, r: &RunResult) -> Result<(), CliError
         })
         .collect();
     write_csv(&dir.join(format!("{stem}.csv")), &header, &rows)?;
+    let json_path = dir.join(format!("{stem}.json"));
+    std::fs::write(&json_path, format!("{}\n", run_json(r)))
+        .map_err(|e| CliError::io(&json_path, &e))?;
     let inv: Vec<Series> = r
         .series
         .iter()
@@ -514,6 +647,15 @@ fn convergence(
             "--steps needs at least two increasing positive step counts".into(),
         ));
     }
+    let largest = steps.last().copied().unwrap_or(0);
+    if largest > cli::registry::MAX_CONVERGENCE_STEPS {
+        return Err(CliError::Usage(format!(
+            "--steps: the largest step count {largest} is above the limit of {} (the reference run takes {}× the finest count, within the step budget of {} steps)",
+            cli::registry::MAX_CONVERGENCE_STEPS,
+            cli::registry::REFERENCE_FACTOR,
+            cli::registry::STEP_BUDGET,
+        )));
+    }
     let t_end = positive("--t-end", t_end.unwrap_or(defaults.conv_t_end))?;
     let files = [
         format!("convergence-{model_id}.csv"),
@@ -548,10 +690,10 @@ fn convergence(
                 "round_off": r.fit.as_ref().map(|f| f.round_off.clone()),
             })).collect::<Vec<_>>(),
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("{model_id} ({preset}), T = {t_end}, steps {steps:?}");
-        print!("{}", schemes::format_table(&rows));
+        outln!("{model_id} ({preset}), T = {t_end}, steps {steps:?}");
+        out!("{}", schemes::format_table(&rows));
     }
     Ok(())
 }
@@ -603,7 +745,7 @@ fn reproduce(which: &str, quick: bool, out: &Path, force: bool) -> Result<(), Cl
         "lie-integrators: paper reproductions"
     };
     let report = write_report(&dir, title, &sections, &summary)?;
-    println!("{}", summary.to_text());
-    println!("report: {}", report.display());
+    outln!("{}", summary.to_text());
+    outln!("report: {}", report.display());
     Ok(())
 }

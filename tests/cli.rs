@@ -346,3 +346,415 @@ fn variational_methods_and_compositions_by_name() {
         "even order",
     );
 }
+
+/// Spawn the binary with stdout piped, read at most `keep` bytes and close the pipe.
+fn run_and_close_stdout_after(args: &[&str], keep: usize) -> Output {
+    use std::io::Read;
+    let mut child = bin()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut buf = vec![0u8; keep];
+    let _ = stdout.read(&mut buf);
+    drop(stdout);
+    child.wait_with_output().expect("the binary ends")
+}
+
+#[test]
+fn broken_pipe_ends_quietly() {
+    for (args, keep) in [
+        (vec!["list"], 1),
+        (vec!["list", "--json"], 1),
+        (
+            vec![
+                "run",
+                "free-rigid-body",
+                "--method",
+                "rkmk4",
+                "--h",
+                "0.1",
+                "--t-end",
+                "1",
+            ],
+            10,
+        ),
+        (
+            vec![
+                "run",
+                "free-rigid-body",
+                "--method",
+                "rkmk4",
+                "--h",
+                "0.1",
+                "--t-end",
+                "1",
+                "--json",
+            ],
+            10,
+        ),
+        (
+            vec![
+                "convergence",
+                "free-rigid-body",
+                "--methods",
+                "rkmk4",
+                "--steps",
+                "8,16",
+            ],
+            1,
+        ),
+    ] {
+        let out = run_and_close_stdout_after(&args, keep);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: stderr {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            err.trim().is_empty(),
+            "{args:?}: nothing on stderr, got {err}"
+        );
+    }
+}
+
+#[test]
+fn deeply_nested_composition_is_a_usage_error() {
+    let id = format!("{}gl2", "yoshida4+".repeat(3000));
+    let out = run(&["run", "free-rigid-body", "--method", &id, "--h", "0.1"]);
+    assert_usage_error(&out, "at most 8");
+    let out = run(&[
+        "convergence",
+        "free-rigid-body",
+        "--methods",
+        &id,
+        "--steps",
+        "8,16",
+    ]);
+    assert_usage_error(&out, "at most 8");
+    // Nesting within the limit still works.
+    let out = run(&[
+        "run",
+        "free-rigid-body",
+        "--method",
+        "yoshida4+yoshida4+gl2",
+        "--h",
+        "0.5",
+        "--t-end",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn write_probe_of_the_user_survives() {
+    let dir = temp_dir("write-probe");
+    std::fs::create_dir_all(&dir).unwrap();
+    let probe = dir.join(".write-probe");
+    let content = b"the user's own file\n\x00\xff";
+    std::fs::write(&probe, content).unwrap();
+    for force in [false, true] {
+        let mut args = vec![
+            "run",
+            "free-rigid-body",
+            "--method",
+            "rkmk4",
+            "--h",
+            "0.1",
+            "--t-end",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read(&probe).unwrap(), content);
+    }
+    // No probe file of the program is left behind.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') && n != ".write-probe")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn huge_convergence_step_count_is_a_usage_error() {
+    for model in ["double-spherical-pendulum", "free-rigid-body"] {
+        let out = run(&[
+            "convergence",
+            model,
+            "--methods",
+            "rkmk4",
+            "--steps",
+            "8,2305843009213693952",
+        ]);
+        assert_usage_error(&out, "above the limit of 1250000");
+    }
+    let out = run(&[
+        "convergence",
+        "free-rigid-body",
+        "--methods",
+        "rkmk4",
+        "--steps",
+        &format!("8,{}", usize::MAX),
+    ]);
+    assert_usage_error(&out, "above the limit");
+}
+
+#[test]
+fn messages_are_meaningful_single_lines() {
+    // clap: the missing flag is named.
+    let out = run(&["run", "free-rigid-body"]);
+    assert_usage_error(&out, "--method");
+    let out = run(&["run", "free-rigid-body", "--method", "rkmk4", "--bogus"]);
+    assert_usage_error(&out, "--bogus");
+    // Huge numbers in short scientific notation.
+    let out = run(&[
+        "run",
+        "free-rigid-body",
+        "--method",
+        "rkmk4",
+        "--h",
+        "-1e300",
+    ]);
+    assert_usage_error(&out, "-1.000e300");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 200, "{err}");
+    let out = run(&[
+        "run",
+        "free-rigid-body",
+        "--method",
+        "rkmk4",
+        "--h",
+        "1e300",
+        "--t-end",
+        "1e300",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("0000000000"), "{err}");
+    assert!(err.trim_end().lines().count() <= 1, "{err}");
+    // A blow-up is not blamed on the vector field alone.
+    let out = run(&[
+        "run",
+        "free-rigid-body",
+        "--method",
+        "rkmk4",
+        "--h",
+        "1e150",
+        "--t-end",
+        "1e151",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(2) && err.contains("non-finite") {
+        assert!(err.contains("stage"), "{err}");
+        assert!(!err.contains("0000000000"), "{err}");
+    }
+}
+
+fn run_json_of(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn run_options_t0_max_steps_h_min_save_every() {
+    let base = ["run", "free-rigid-body", "--method", "rkmk4", "--h", "0.01"];
+    // --t0: the run covers [t0, t_end].
+    let mut a = base.to_vec();
+    a.extend(["--t0", "1", "--t-end", "2", "--json"]);
+    let v = run_json_of(&a);
+    assert_eq!(v["t0"], 1.0);
+    assert!((v["t_final"].as_f64().unwrap() - 2.0).abs() < 1e-12);
+    assert_eq!(v["steps"], 100);
+    assert_eq!(v["interrupted"], false);
+    // --t-end before --t0 is a usage error.
+    let mut a = base.to_vec();
+    a.extend(["--t0", "3", "--t-end", "2"]);
+    assert_usage_error(&run(&a), "after --t0");
+    // --max-steps: a fixed-step run longer than the budget is refused.
+    let mut a = base.to_vec();
+    a.extend(["--t-end", "2", "--max-steps", "10"]);
+    assert_usage_error(&run(&a), "budget");
+    let mut a = base.to_vec();
+    a.extend(["--max-steps", "0"]);
+    assert_usage_error(&run(&a), "--max-steps");
+    // --h-min: validated; an adaptive run that needs smaller steps fails with the partial result.
+    for bad in ["0", "-1", "nan", "inf"] {
+        let a = [
+            "run",
+            "free-rigid-body",
+            "--method",
+            "rkmk54",
+            "--rtol",
+            "1e-6",
+            "--atol",
+            "1e-6",
+            "--h-min",
+            bad,
+        ];
+        assert_usage_error(&run(&a), "--h-min");
+    }
+    let dir = temp_dir("h-min");
+    let out = run(&[
+        "run",
+        "free-rigid-body",
+        "--method",
+        "rkmk54",
+        "--rtol",
+        "1e-12",
+        "--atol",
+        "1e-12",
+        "--h-min",
+        "0.5",
+        "--t-end",
+        "5",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_usage_error(&out, "underflow");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("free-rigid-body-rkmk54.json")).unwrap())
+            .unwrap();
+    assert!(saved["error"].as_str().unwrap().contains("underflow"));
+    assert_eq!(saved["interrupted"], false);
+    let _ = std::fs::remove_dir_all(&dir);
+    // --save-every K: the initial point, every K-th step and the final point.
+    let dir = temp_dir("save-every");
+    let mut a = base.to_vec();
+    a.extend([
+        "--t-end",
+        "1",
+        "--save-every",
+        "30",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let out = run(&a);
+    assert!(out.status.success());
+    let csv = std::fs::read_to_string(dir.join("free-rigid-body-rkmk4.csv")).unwrap();
+    // Header, t = 0, 0.3, 0.6, 0.9 and the final point t = 1.
+    assert_eq!(csv.lines().count(), 1 + 5, "{csv}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut a = base.to_vec();
+    a.extend(["--save-every", "0"]);
+    assert_usage_error(&run(&a), "--save-every");
+}
+
+#[test]
+fn stored_output_is_bounded_for_long_runs() {
+    // 200000 steps with --save-every 1: at most 100000 points (+ the final one) are kept.
+    let dir = temp_dir("bounded");
+    let out = run(&[
+        "run",
+        "free-rigid-body",
+        "--method",
+        "lie-euler",
+        "--h",
+        "0.0001",
+        "--t-end",
+        "20",
+        "--save-every",
+        "1",
+        "--json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["steps"], 200_000);
+    assert!(v["save_every"].as_u64().unwrap() >= 2);
+    let csv = std::fs::read_to_string(dir.join("free-rigid-body-lie-euler.csv")).unwrap();
+    assert!(csv.lines().count() <= 100_002, "{}", csv.lines().count());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_writes_the_partial_run_and_exits_130() {
+    let dir = temp_dir("sigint");
+    let child = bin()
+        .args([
+            "run",
+            "free-rigid-body",
+            "--method",
+            "rkmk4",
+            "--h",
+            "1e-4",
+            "--t-end",
+            "999",
+            "--json",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Let it start integrating (the output folder exists once the input is checked).
+    let start = std::time::Instant::now();
+    while !dir.exists() && start.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true);
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("free-rigid-body-rkmk4.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved["interrupted"], true);
+    let t = saved["t_final"].as_f64().unwrap();
+    assert!(t > 0.0 && t < 999.0, "{t}");
+    let steps = saved["steps"].as_u64().unwrap();
+    assert!(steps > 0);
+    let csv = std::fs::read_to_string(dir.join("free-rigid-body-rkmk4.csv")).unwrap();
+    let last_t: f64 = csv
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((last_t - t).abs() < 1e-9, "{last_t} vs {t}");
+    assert!(dir.join("free-rigid-body-rkmk4-states.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

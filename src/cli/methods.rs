@@ -10,6 +10,11 @@ use schemes::methods::MethodSpec;
 use schemes::variational::{SphereVariational, VariationalSpec};
 use schemes::{AnyStepper, PointDistance, SchemeError, StepOutput, StepStats, Stepper, Tolerance};
 
+/// The deepest composition `scheme+scheme+…+base` that [`MethodChoice::parse`] accepts (a
+/// composition of compositions multiplies the stage count: 8 levels of a 3-stage scheme are
+/// already 3⁸ = 6561 base steps per step).
+pub const MAX_NESTING: usize = 8;
+
 /// A parsed method identifier.
 #[derive(Clone, Debug)]
 pub enum MethodChoice {
@@ -22,12 +27,24 @@ pub enum MethodChoice {
 }
 
 impl MethodChoice {
-    /// Parse `id`, `llm-…` or `scheme+base`.
+    /// Parse `id`, `llm-…` or `scheme+base` (at most [`MAX_NESTING`] compositions deep).
     pub fn parse(id: &str) -> Result<Self, CliError> {
+        let depth = id.matches('+').count();
+        if depth > MAX_NESTING {
+            return Err(CliError::Usage(format!(
+                "method identifier nests {depth} compositions; at most {MAX_NESTING} are allowed (e.g. yoshida4+yoshida4+gl2)"
+            )));
+        }
+        Self::parse_nested(id)
+    }
+
+    /// [`parse`](Self::parse) after the depth check (the recursion is at most
+    /// [`MAX_NESTING`] deep).
+    fn parse_nested(id: &str) -> Result<Self, CliError> {
         let usage = |e: SchemeError| CliError::Usage(e.to_string());
         if let Some((scheme, base)) = id.split_once('+') {
             let scheme = schemes::composition::find(scheme).map_err(usage)?;
-            let base = Self::parse(base)?;
+            let base = Self::parse_nested(base)?;
             if base.order() % 2 == 1 {
                 return Err(CliError::Usage(format!(
                     "composition needs a symmetric base of even order; '{}' has order {}",

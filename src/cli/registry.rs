@@ -9,8 +9,133 @@ use models::{
 };
 use nalgebra::Vector3;
 use schemes::special::jacobi_sn_cn_dn;
-use schemes::{ConvergenceRow, Options, Problem, StepSize, integrate_with_observer};
+use schemes::{
+    Algebra, ConvergenceRow, Options, Problem, Scalar, SchemeError, StepOutput, StepSize,
+    StepStats, Stepper, Tolerance, integrate_with_observer,
+};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// The options of one simulation (`run`).
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Fixed, counted or adaptive steps.
+    pub step: StepSize,
+    /// Initial time.
+    pub t0: f64,
+    /// Final time.
+    pub t_end: f64,
+    /// The step budget (accepted + rejected steps).
+    pub max_steps: usize,
+    /// The smallest step of the adaptive controller (`None`: the driver's default).
+    pub h_min: Option<f64>,
+    /// Keep every `K`-th step for output (`None`: thin automatically to at most
+    /// [`MAX_SAMPLES`] points). Either way at most [`MAX_SAVED_POINTS`] points are kept: past
+    /// that the stride doubles.
+    pub save_every: Option<usize>,
+    /// Set (by the Ctrl-C handler) to stop the run after the current step.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl RunSpec {
+    /// `step` from 0 to `t_end`, the default budget, automatic thinning, no stop flag.
+    #[must_use]
+    pub fn new(step: StepSize, t_end: f64) -> Self {
+        Self {
+            step,
+            t0: 0.0,
+            t_end,
+            max_steps: STEP_BUDGET,
+            h_min: None,
+            save_every: None,
+            stop: None,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It reached the final time.
+    Completed,
+    /// The stop flag was set (Ctrl-C): the result holds the steps up to then.
+    Interrupted,
+    /// The integration failed (the message): the result holds the steps up to the failure.
+    Failed(String),
+}
+
+/// The reason of the error a [`Stoppable`] stepper returns once its flag is set.
+const INTERRUPTED: &str = "interrupted by the user (SIGINT)";
+
+/// A stepper that refuses to take a step once `stop` is set, so that the driver ends the run
+/// with the steps taken so far.
+struct Stoppable<S> {
+    inner: S,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl<A: homogeneous::Action, S: Stepper<A>> Stepper<A> for Stoppable<S> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn order(&self) -> u32 {
+        self.inner.order()
+    }
+    fn embedded_order(&self) -> Option<u32> {
+        self.inner.embedded_order()
+    }
+    fn step<F>(
+        &mut self,
+        action: &A,
+        f: &F,
+        t: Scalar<A>,
+        y: &A::Point,
+        h: Scalar<A>,
+        tol: Option<&Tolerance>,
+    ) -> Result<StepOutput<A::Point>, SchemeError>
+    where
+        F: homogeneous::LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
+    {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Err(SchemeError::Unsupported {
+                method: self.inner.name(),
+                reason: INTERRUPTED.into(),
+            });
+        }
+        self.inner.step(action, f, t, y, h, tol)
+    }
+    fn has_dense_output(&self) -> bool {
+        self.inner.has_dense_output()
+    }
+    fn dense_output(&self, action: &A, y_prev: &A::Point, theta: Scalar<A>) -> Option<A::Point> {
+        self.inner.dense_output(action, y_prev, theta)
+    }
+    fn stats(&self) -> StepStats {
+        self.inner.stats()
+    }
+    fn reset_stats(&mut self) {
+        self.inner.reset_stats();
+    }
+}
+
+/// The message of a failed integration, for the one-line report: a non-finite value that the
+/// driver reports "in the vector field" appears when the field is evaluated at a stage point,
+/// which is usually the stage point's fault (a step too large), not the field's.
+pub fn scheme_message(e: &SchemeError) -> String {
+    match e {
+        SchemeError::NonFinite { what, t } if *what == "vector field" => format!(
+            "non-finite value in a stage of the step at t = {} (the vector field at a stage point: \
+             the stage point or the field value is not finite; a smaller step may help)",
+            super::num(*t)
+        ),
+        other => super::shorten_numbers(&other.to_string()),
+    }
+}
 
 /// Default run parameters of a model preset.
 #[derive(Clone, Copy, Debug)]
@@ -75,6 +200,12 @@ pub struct RunResult {
     pub max_tangency_error: Option<f64>,
     /// The largest relative change of a conserved momentum component, if the model has one.
     pub max_momentum_error: Option<f64>,
+    /// Initial time.
+    pub t0: f64,
+    /// The stride of the saved points at the end of the run (every `save_every`-th step).
+    pub save_every: usize,
+    /// Completed, interrupted or failed.
+    pub outcome: Outcome,
 }
 
 /// What the registry needs from a model.
@@ -87,14 +218,25 @@ pub trait CliModel: Sync {
     fn presets(&self) -> Vec<(String, String)>;
     /// Defaults of a preset.
     fn defaults(&self, preset: &str) -> Defaults;
-    /// Simulate.
+    /// Simulate with the options of `spec`. A run that fails or is interrupted after the first
+    /// point is `Ok` with its [`Outcome`] and the steps up to then.
+    fn simulate_with(
+        &self,
+        preset: &str,
+        method: &MethodChoice,
+        spec: &RunSpec,
+    ) -> Result<RunResult, CliError>;
+    /// Simulate from 0 to `t_end`; a failed run is an error.
     fn simulate(
         &self,
         preset: &str,
         method: &MethodChoice,
         step: &StepSize,
         t_end: f64,
-    ) -> Result<RunResult, CliError>;
+    ) -> Result<RunResult, CliError> {
+        let r = self.simulate_with(preset, method, &RunSpec::new(step.clone(), t_end))?;
+        r.into_completed()
+    }
     /// Observed orders over `steps` against the exact solution or a fine reference run.
     fn convergence(
         &self,
@@ -276,6 +418,17 @@ fn check_preset(model: &dyn CliModel, preset: &str) -> Result<(), CliError> {
     }
 }
 
+/// The step budget of the driver (`schemes::Options::max_steps` by default).
+pub const STEP_BUDGET: usize = 10_000_000;
+
+/// The reference of a convergence study without an exact solution takes this many times the
+/// finest step count of the study.
+pub const REFERENCE_FACTOR: usize = 8;
+
+/// The largest step count of a convergence study (its reference run stays within
+/// [`STEP_BUDGET`]).
+pub const MAX_CONVERGENCE_STEPS: usize = STEP_BUDGET / REFERENCE_FACTOR;
+
 /// One saved sample of a run.
 struct Sample {
     t: f64,
@@ -283,20 +436,45 @@ struct Sample {
     obs: [f64; 4],
 }
 
-/// At most this many samples are kept for output (evenly thinned by doubling the stride).
-const MAX_SAMPLES: usize = 4000;
+/// Without `--save-every`, at most this many samples are kept for output (evenly thinned by
+/// doubling the stride).
+pub const MAX_SAMPLES: usize = 4000;
+
+/// With `--save-every K`, at most this many samples are kept: a run longer than
+/// `K · MAX_SAVED_POINTS` steps doubles the stride (the output stays bounded for any run length).
+pub const MAX_SAVED_POINTS: usize = 100_000;
+
+impl RunResult {
+    /// The result of a completed run, or the failure as an error.
+    ///
+    /// # Errors
+    /// [`CliError::Integration`] for a failed or interrupted run.
+    pub fn into_completed(self) -> Result<Self, CliError> {
+        match &self.outcome {
+            Outcome::Completed => Ok(self),
+            Outcome::Interrupted => Err(CliError::Integration(format!(
+                "{}: {INTERRUPTED}",
+                self.method
+            ))),
+            Outcome::Failed(m) => Err(CliError::Integration(m.clone())),
+        }
+    }
+}
 
 fn relative(e: f64, e0: f64) -> f64 {
     if e0 == 0.0 { e.abs() } else { (e / e0).abs() }
 }
 
-fn options_for(step: &StepSize) -> Options {
-    match step {
+fn options_for(spec: &RunSpec) -> Options {
+    let mut o = match &spec.step {
         StepSize::Fixed(h) => Options::fixed(*h),
         StepSize::Count(n) => Options::count(*n),
         StepSize::Adaptive(t) => Options::adaptive(t.rtol, t.atol),
     }
     .save_final()
+    .max_steps(spec.max_steps);
+    o.h_min = spec.h_min;
+    o
 }
 
 /// Quantities observed along a run.
@@ -312,11 +490,10 @@ struct Observation {
 fn record<A, F, S>(
     model: &str,
     preset: &str,
-    mut stepper: S,
+    stepper: S,
     problem: &Problem<A, F>,
     y0: A::Point,
-    step: &StepSize,
-    t_end: f64,
+    spec: &RunSpec,
     state_names: Vec<String>,
     ambient: impl Fn(&A::Point) -> Vec<f64>,
     observe: impl Fn(&A::Point) -> Observation,
@@ -330,10 +507,21 @@ where
     S: schemes::Stepper<A>,
 {
     let method_name = stepper.name();
+    let mut stepper = Stoppable {
+        inner: stepper,
+        stop: spec.stop.clone(),
+    };
     let o0 = observe(&y0);
     let (e0, p0) = (o0.energy, o0.momentum.unwrap_or(0.0));
     let mut samples: Vec<Sample> = Vec::new();
-    let (mut stride, mut count) = (1usize, 0usize);
+    let cap = if spec.save_every.is_some() {
+        MAX_SAVED_POINTS
+    } else {
+        MAX_SAMPLES
+    };
+    let (mut stride, mut count) = (spec.save_every.unwrap_or(1).max(1), 0usize);
+    // The last accepted point (the driver keeps only the final one, and none on failure).
+    let mut last: Option<(f64, A::Point)> = None;
     let (mut max_e, mut max_u, mut max_t, mut max_p) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
     let has_tan = o0.tangency.is_some();
     let has_mom = o0.momentum.is_some();
@@ -341,11 +529,18 @@ where
     let result = integrate_with_observer(
         problem,
         &mut stepper,
-        0.0,
+        spec.t0,
         y0,
-        t_end,
-        &options_for(step),
+        spec.t_end,
+        &options_for(spec),
         |t, y| {
+            match &mut last {
+                Some((lt, ly)) => {
+                    *lt = t;
+                    ly.clone_from(y);
+                }
+                None => last = Some((t, y.clone())),
+            }
             let o = observe(y);
             let de = relative(o.energy - e0, e0);
             let dp = o
@@ -361,7 +556,7 @@ where
                     state: ambient(y),
                     obs: [de, o.unit, o.tangency.unwrap_or(0.0), dp],
                 });
-                if samples.len() > MAX_SAMPLES {
+                if samples.len() > cap {
                     let mut i = 0;
                     samples.retain(|_| {
                         i += 1;
@@ -374,8 +569,39 @@ where
         },
     );
     let wall_time = start.elapsed().as_secs_f64();
-    let sol = result.map_err(|f| CliError::Integration(format!("{method_name}: {f}")))?;
-    let (t_final, y_final) = sol.last();
+    let (stats, outcome) = match result {
+        Ok(sol) => (sol.stats, Outcome::Completed),
+        Err(f) => {
+            let interrupted = spec
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+                && matches!(&f.error, SchemeError::Unsupported { reason, .. } if reason == INTERRUPTED);
+            let outcome = if interrupted {
+                Outcome::Interrupted
+            } else {
+                Outcome::Failed(format!(
+                    "{method_name}: {} (after {} accepted steps)",
+                    scheme_message(&f.error),
+                    f.partial.stats.accepted
+                ))
+            };
+            if last.is_none() {
+                // Nothing was computed (the input was refused): no partial result.
+                return Err(CliError::Integration(match outcome {
+                    Outcome::Failed(m) => m,
+                    _ => format!("{method_name}: {INTERRUPTED}"),
+                }));
+            }
+            (f.partial.stats, outcome)
+        }
+    };
+    let Some((t_final, y_final)) = last else {
+        return Err(CliError::Integration(format!(
+            "{method_name}: the integration returned no point"
+        )));
+    };
+    let y_final = &y_final;
     let final_obs = observe(y_final);
     if samples.last().is_none_or(|s| s.t < t_final) {
         let de = relative(final_obs.energy - e0, e0);
@@ -421,9 +647,9 @@ where
         series,
         final_state: ambient(y_final),
         t_final,
-        steps: sol.stats.accepted,
-        rejected: sol.stats.rejected,
-        f_evals: sol.stats.work.f_evals,
+        steps: stats.accepted,
+        rejected: stats.rejected,
+        f_evals: stats.work.f_evals,
         wall_time,
         energy0: e0,
         final_energy_error: relative(final_obs.energy - e0, e0),
@@ -431,6 +657,9 @@ where
         max_unit_length_error: max_u,
         max_tangency_error: has_tan.then_some(max_t),
         max_momentum_error: has_mom.then_some(max_p),
+        t0: spec.t0,
+        save_every: stride,
+        outcome,
     })
 }
 
@@ -491,12 +720,11 @@ impl CliModel for FreeRigidBody {
             conv_steps: [8, 16, 32, 64, 128],
         }
     }
-    fn simulate(
+    fn simulate_with(
         &self,
         preset: &str,
         method: &MethodChoice,
-        step: &StepSize,
-        t_end: f64,
+        spec: &RunSpec,
     ) -> Result<RunResult, CliError> {
         check_preset(self, preset)?;
         let inertia = Vector3::from(Self::INERTIA);
@@ -507,8 +735,7 @@ impl CliModel for FreeRigidBody {
             method.generic::<RotationAction>()?,
             &Self::problem(),
             Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?,
-            step,
-            t_end,
+            spec,
             vec!["m1".into(), "m2".into(), "m3".into()],
             |p: &Sphere2| p.q().as_slice().to_vec(),
             move |p: &Sphere2| Observation {
@@ -545,7 +772,7 @@ impl CliModel for FreeRigidBody {
                     |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
                     1e-13,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id())))
+                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
@@ -586,7 +813,8 @@ fn ts_names(n: usize) -> Vec<String> {
     names
 }
 
-/// Run a (TS²)ⁿ model with a Lie group method; also used by the reproductions.
+/// Run a (TS²)ⁿ model with a Lie group method from 0 to `t_end` (the reproductions); a failed
+/// run is an error.
 pub fn simulate_sphere<M: SphereModel>(
     id: &str,
     preset: &str,
@@ -595,6 +823,19 @@ pub fn simulate_sphere<M: SphereModel>(
     method: &MethodChoice,
     step: &StepSize,
     t_end: f64,
+) -> Result<RunResult, CliError> {
+    let spec = RunSpec::new(step.clone(), t_end);
+    simulate_sphere_with(id, preset, model, x0, method, &spec)?.into_completed()
+}
+
+/// Run a (TS²)ⁿ model with a Lie group method and the options of `spec`.
+pub fn simulate_sphere_with<M: SphereModel>(
+    id: &str,
+    preset: &str,
+    model: &M,
+    x0: &SphereState,
+    method: &MethodChoice,
+    spec: &RunSpec,
 ) -> Result<RunResult, CliError> {
     let sys = model.system();
     let problem = Problem::new(
@@ -623,8 +864,7 @@ pub fn simulate_sphere<M: SphereModel>(
         method.sphere(sys)?,
         &problem,
         x0.to_tangent_points(),
-        step,
-        t_end,
+        spec,
         ts_names(x0.bodies()),
         ts_ambient,
         observe,
@@ -647,16 +887,15 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
     fn defaults(&self, preset: &str) -> Defaults {
         (self.defaults)(preset)
     }
-    fn simulate(
+    fn simulate_with(
         &self,
         preset: &str,
         method: &MethodChoice,
-        step: &StepSize,
-        t_end: f64,
+        spec: &RunSpec,
     ) -> Result<RunResult, CliError> {
         check_preset(self, preset)?;
         let (model, x0) = (self.build)(preset)?;
-        simulate_sphere(self.id, preset, &model, &x0, method, step, t_end)
+        simulate_sphere_with(self.id, preset, &model, &x0, method, spec)
     }
     fn convergence(
         &self,
@@ -674,7 +913,15 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
         );
         let y0 = x0.to_tangent_points();
         // Reference: the sixth-order RKMK with 8× the finest step count of the study.
-        let n_ref = 8 * steps.iter().copied().max().unwrap_or(1).max(64);
+        let finest = steps.iter().copied().max().unwrap_or(1).max(64);
+        let n_ref = finest
+            .checked_mul(REFERENCE_FACTOR)
+            .filter(|&n| n <= STEP_BUDGET)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--steps: the largest step count {finest} is above the limit of {MAX_CONVERGENCE_STEPS} (the reference run takes {REFERENCE_FACTOR}× the finest count, within the step budget of {STEP_BUDGET} steps)"
+                ))
+            })?;
         let mut fine = schemes::methods::find("rkmk6")?.stepper::<TsAction>();
         let reference = schemes::integrate(
             &problem,
@@ -701,7 +948,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
                 schemes::measure_order(
                     &problem, &mut s, 0.0, &y0, t_end, &reference, steps, dist, 1e-11,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {e}", m.id())))
+                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
