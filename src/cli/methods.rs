@@ -200,6 +200,9 @@ where
     ) -> Option<A::Point> {
         forward_stepper!(self, s => Stepper::<A>::dense_output(s, action, y_prev, theta), [Any, Composed])
     }
+    fn symmetric_on_group(&self) -> bool {
+        forward_stepper!(self, s => Stepper::<A>::symmetric_on_group(s), [Any, Composed])
+    }
     fn stats(&self) -> StepStats {
         forward_stepper!(self, s => Stepper::<A>::stats(s), [Any, Composed])
     }
@@ -246,6 +249,9 @@ impl<P: Potential> Stepper<TsAction> for SphereStepper<'_, P> {
         theta: f64,
     ) -> Option<<TsAction as Action>::Point> {
         forward_stepper!(self, s => Stepper::<TsAction>::dense_output(s, action, y_prev, theta), [Any, Variational, Composed])
+    }
+    fn symmetric_on_group(&self) -> bool {
+        forward_stepper!(self, s => Stepper::<TsAction>::symmetric_on_group(s), [Any, Variational, Composed])
     }
     fn stats(&self) -> StepStats {
         forward_stepper!(self, s => Stepper::<TsAction>::stats(s), [Any, Variational, Composed])

@@ -115,6 +115,9 @@ impl<A: homogeneous::Action, S: Stepper<A>> Stepper<A> for Stoppable<S> {
     fn dense_output(&self, action: &A, y_prev: &A::Point, theta: Scalar<A>) -> Option<A::Point> {
         self.inner.dense_output(action, y_prev, theta)
     }
+    fn symmetric_on_group(&self) -> bool {
+        self.inner.symmetric_on_group()
+    }
     fn stats(&self) -> StepStats {
         self.inner.stats()
     }

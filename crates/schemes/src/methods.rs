@@ -357,6 +357,9 @@ impl<A: ActionInPlace, D: PointDistance<A::Point>> Stepper<A> for AnyStepper<A, 
     fn dense_output(&self, action: &A, y_prev: &A::Point, theta: Scalar<A>) -> Option<A::Point> {
         dispatch!(self, s => s.dense_output(action, y_prev, theta))
     }
+    fn symmetric_on_group(&self) -> bool {
+        dispatch!(self, s => s.symmetric_on_group())
+    }
     fn stats(&self) -> StepStats {
         dispatch!(self, s => s.stats())
     }
