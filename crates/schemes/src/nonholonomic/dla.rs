@@ -404,6 +404,20 @@ pub fn discrete_energy<S: LieNonholonomicSystem>(
     system.momentum(xi).inner(xi) - system.kinetic(xi) + system.potential(&gm)
 }
 
+/// How many times [`EnergyDlaIntegrator::step_or_fallback`] halves the predictor step before
+/// it falls back to a fixed DLA step.
+const SHRINK_RETRIES: u32 = 2;
+
+/// A root `h_k` of the extended equations is accepted only within this factor of the step of
+/// its predictor: Newton can converge to a distant root of the energy equation (measured on
+/// the sleigh after the fold: from a predictor of 0.005 to h = 30), which is not a step of the
+/// discrete flow the run follows.
+const ROOT_WINDOW: f64 = 2.0;
+
+/// A root `h_k` below `h₀ / MIN_STEP_DIVISOR` is refused: near a fold the root goes to zero
+/// and time would stall.
+const MIN_STEP_DIVISOR: f64 = 16.0;
+
 /// The energy-conserving extended DLA integrator on `ℝ × G` with variable time steps \[C03\]:
 /// time is a configuration variable, the extended discrete Lagrangian is (D1) with
 /// `h_k = t_{k+1} − t_k`, and the constraint forms `(0, ωᵃ)` put no condition on time. The
@@ -426,6 +440,25 @@ pub fn discrete_energy<S: LieNonholonomicSystem>(
 pub struct EnergyDlaIntegrator<S> {
     dla: DlaIntegrator<S>,
     energy: f64,
+    h_start: f64,
+    fallback_steps: usize,
+}
+
+/// How [`EnergyDlaIntegrator::step_or_fallback`] took a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EnergyStepKind {
+    /// The extended equations (E2) were solved with the predictor of step `h_{k−1}`.
+    Conserving,
+    /// The extended equations (E2) were solved after the predictor was shrunk `halvings`
+    /// times (a predictor of step `h_{k−1}/2^halvings`).
+    ConservingAfterShrink {
+        /// How many times the predictor step was halved.
+        halvings: u32,
+    },
+    /// The energy equation had no root within reach: a fixed-step DLA step (D4) of the
+    /// starting step `h₀` was taken instead. Energy is then conserved only to `O(h²)` for this step.
+    Fallback,
 }
 
 impl<S: LieNonholonomicSystem> EnergyDlaIntegrator<S> {
@@ -443,7 +476,15 @@ impl<S: LieNonholonomicSystem> EnergyDlaIntegrator<S> {
         let mut dla = DlaIntegrator::new(system, opts)?;
         let x1 = dla.step(x0, h0)?;
         let energy = discrete_energy(&dla.system, &x0.g, &x1.xi, h0);
-        Ok((Self { dla, energy }, x1))
+        Ok((
+            Self {
+                dla,
+                energy,
+                h_start: h0,
+                fallback_steps: 0,
+            },
+            x1,
+        ))
     }
 
     /// The conserved discrete energy `E₀`.
@@ -468,15 +509,80 @@ impl<S: LieNonholonomicSystem> EnergyDlaIntegrator<S> {
     ///
     /// # Errors
     /// [`SchemeError::InvalidStepSize`] when `x.h` is not positive; [`SchemeError::NonConvergence`]
-    /// when Newton fails (e.g. near zero kinetic energy, where (t) is ill-conditioned);
-    /// [`SchemeError::NonFinite`].
+    /// when Newton fails (e.g. near zero kinetic energy, where (t) is ill-conditioned, or at a
+    /// fold, where the energy equation has no root); [`SchemeError::StepTooLarge`] when the
+    /// root found is not within a factor 2 of `h_{k−1}` or is below `h₀/16` (see
+    /// [`Self::step_or_fallback`]); [`SchemeError::NonFinite`].
     pub fn step(&mut self, x: &DlaState<S::Group>) -> Result<DlaState<S::Group>, SchemeError> {
         let h_prev = x.h;
         if !(h_prev.is_finite() && h_prev > 0.0) {
             return Err(SchemeError::InvalidStepSize { h: h_prev });
         }
-        // Predictor: the fixed-step DLA step with h_{k−1}.
-        let pred = self.dla.step(x, h_prev)?;
+        self.solve_extended(x, h_prev)
+    }
+
+    /// How many steps [`Self::step_or_fallback`] has taken as fixed-step DLA steps.
+    #[must_use]
+    pub fn fallback_steps(&self) -> usize {
+        self.fallback_steps
+    }
+
+    /// One step that does not stop at a fold of the energy equation.
+    ///
+    /// The energy equation (t) of (E2) can lose its root: on the Chaplygin sleigh without a
+    /// potential, `dE_k/dh_k = (h/2)⟨μ, [ξ′, ξ]⟩ + O(h²)` changes sign along the motion
+    /// (`docs/nonholonomic.md` §6.3). This method
+    ///
+    /// 1. solves (E2) as [`Self::step`] does, from the predictor of step `h_{k−1}`;
+    /// 2. when Newton fails, shrinks the predictor to `h_{k−1}/2` and `h_{k−1}/4` and solves
+    ///    again (a root at a shorter step, if there is one, is found from there);
+    /// 3. when the root is still not found, takes one fixed-step DLA step (D4) of the
+    ///    starting step `h₀` — reversible, second order, constraints and the momentum equation (D5)
+    ///    exact, but energy conserved only to `O(h²)` for that step — and counts it in
+    ///    [`Self::fallback_steps`].
+    ///
+    /// A root counts only when `h_k` lies within a factor 2 of the predictor's step and above
+    /// `h₀/16` (a distant root of the energy equation is not a step of this flow; a root
+    /// shrinking to zero at a fold would stall time). `E₀` is not changed by a fallback step,
+    /// so the energy is conserved again as soon as the root comes back.
+    ///
+    /// # Errors
+    /// [`SchemeError::InvalidStepSize`] when `x.h` is not positive; the errors of
+    /// [`DlaIntegrator::step`] when the fallback step itself fails.
+    pub fn step_or_fallback(
+        &mut self,
+        x: &DlaState<S::Group>,
+    ) -> Result<(DlaState<S::Group>, EnergyStepKind), SchemeError> {
+        let h_prev = x.h;
+        if !(h_prev.is_finite() && h_prev > 0.0) {
+            return Err(SchemeError::InvalidStepSize { h: h_prev });
+        }
+        for halvings in 0..=SHRINK_RETRIES {
+            let guess = h_prev / f64::from(1_u32 << halvings);
+            if let Ok(next) = self.solve_extended(x, guess) {
+                let kind = if halvings == 0 {
+                    EnergyStepKind::Conserving
+                } else {
+                    EnergyStepKind::ConservingAfterShrink { halvings }
+                };
+                return Ok((next, kind));
+            }
+        }
+        let next = self.dla.step(x, self.h_start)?;
+        self.fallback_steps += 1;
+        Ok((next, EnergyStepKind::Fallback))
+    }
+
+    /// Solve (E2) by Newton's method, starting from the fixed-step DLA predictor of step
+    /// `h_guess` (the unknown step is `h_k = h_{k−1} e^s`).
+    fn solve_extended(
+        &mut self,
+        x: &DlaState<S::Group>,
+        h_guess: f64,
+    ) -> Result<DlaState<S::Group>, SchemeError> {
+        let h_prev = x.h;
+        // Predictor: the fixed-step DLA step with h_guess.
+        let pred = self.dla.step(x, h_guess)?;
         let sys = &self.dla.system;
         let n = x.xi.dim();
         let m = sys.constraint_count();
@@ -491,6 +597,7 @@ impl<S: LieNonholonomicSystem> EnergyDlaIntegrator<S> {
         for (a, l) in pred.lambda.iter().enumerate() {
             z[n + a] = *l;
         }
+        z[n + m] = (h_guess / h_prev).ln();
         let like = x.xi.clone();
         let e0 = self.energy;
         let escale = 1.0 / e0.abs().max(f64::MIN_POSITIVE);
@@ -522,6 +629,19 @@ impl<S: LieNonholonomicSystem> EnergyDlaIntegrator<S> {
         self.dla.evals += evals;
         let xi = from_slice(&like, &z.as_slice()[..n]);
         let h = h_prev * z[n + m].exp();
+        if !(h <= ROOT_WINDOW * h_guess
+            && h >= h_guess / ROOT_WINDOW
+            && h >= self.h_start / MIN_STEP_DIVISOR)
+        {
+            return Err(SchemeError::StepTooLarge {
+                t: x.t,
+                h: h_guess,
+                reason: format!(
+                    "the energy equation's root h = {h:.3e} is not within a factor \
+                     {ROOT_WINDOW} of the predictor's step or is below h0/{MIN_STEP_DIVISOR}"
+                ),
+            });
+        }
         let g1 = x.g.compose(&S::Group::exp(&scaled(&xi, h)));
         let p1 = self.dla.p_minus_next(&x.g, &xi, h);
         if !g1.all_finite() || !p1.all_finite() || !h.is_finite() {

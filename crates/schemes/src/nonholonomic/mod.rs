@@ -28,8 +28,8 @@ mod homogeneous;
 mod newton;
 
 pub use dla::{
-    DlaIntegrator, DlaState, EnergyDlaIntegrator, LieNonholonomicSystem, dexpinv_transpose,
-    discrete_energy,
+    DlaIntegrator, DlaState, EnergyDlaIntegrator, EnergyStepKind, LieNonholonomicSystem,
+    dexpinv_transpose, discrete_energy,
 };
 pub use homogeneous::{
     LOBATTO_IIIA2, LOBATTO_IIIA4, Lift, LiftedState, SphereLagrangian, Vprkmk, cayley, rotation_to,
