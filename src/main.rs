@@ -21,7 +21,7 @@ mod cli;
 use clap::{Parser, Subcommand};
 use cli::methods::MethodChoice;
 use cli::output::{Plot, Scale, Series, write_csv};
-use cli::registry::{Outcome, RunResult, RunSpec, find_model, models};
+use cli::registry::{Outcome, Progress, RunResult, RunSpec, find_model, models};
 use cli::report::{Section, Table, write_report};
 use cli::{CliError, prepare_out_dir};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -417,6 +417,7 @@ fn run(
         format!("{stem}.json"),
     ];
     let out_dir = optional_out_dir(out.as_deref(), force, &files)?;
+    let bar = progress_bar(!json, &format!("{model_id} with {method_id}"));
     let spec = RunSpec {
         step,
         t0,
@@ -425,10 +426,10 @@ fn run(
         h_min,
         save_every,
         stop: Some(interrupt_flag()),
+        progress: Some(bar.callback()),
     };
-    let spinner = spinner(!json, &format!("{model_id} with {method_id}"));
     let r = model.simulate_with(&preset, &method, &spec)?;
-    spinner.finish_and_clear();
+    bar.finish();
     // What was computed is kept, also when the run failed or was interrupted.
     if let Some(dir) = &out_dir {
         write_run_files(dir, &stem, &r)?;
@@ -474,6 +475,42 @@ fn optional_out_dir(
         )
     })
     .transpose()
+}
+
+/// Steps of the progress bar of `run` (the fraction of the time span is shown in permille).
+const PROGRESS_TICKS: u64 = 1000;
+
+/// The progress bar of `run`: the fraction of the time span done and an estimate of the time
+/// left, on stderr when it is a terminal (hidden otherwise and with `--json`).
+struct RunProgress(ProgressBar);
+
+impl RunProgress {
+    fn callback(&self) -> Progress {
+        let pb = self.0.clone();
+        Progress(std::sync::Arc::new(move |fraction: f64| {
+            pb.set_position((fraction * PROGRESS_TICKS as f64) as u64);
+        }))
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+fn progress_bar(show: bool, msg: &str) -> RunProgress {
+    let pb = ProgressBar::new(PROGRESS_TICKS);
+    if !show || !std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{bar:30}] {percent:>3}% of the time span, {elapsed} elapsed, ETA {eta}",
+            )
+            .expect("valid template"),
+        );
+    }
+    pb.set_message(msg.to_string());
+    RunProgress(pb)
 }
 
 fn spinner(show: bool, msg: &str) -> ProgressBar {

@@ -70,6 +70,71 @@ pub fn max_abs<I: IntoIterator<Item = f64>>(values: I) -> f64 {
     values.into_iter().fold(0.0, |m, x| nan_max(m, x.abs()))
 }
 
+/// The root mean square `sqrt(1/N Σᵢ xᵢ²)` of the values pushed, accumulated without
+/// overflow or underflow: the sum of squares is kept as `scale² · ssq` with `scale = maxᵢ |xᵢ|`
+/// (the scaling of the reference BLAS `dnrm2`). So `rms = 1e200` is finite where
+/// `Σ xᵢ²` would overflow to ∞; the result is ∞ only when some `xᵢ` is ∞ and NaN when some
+/// `xᵢ` is NaN.
+///
+/// Used for the weighted error norms of adaptive step-size control.
+///
+/// ```
+/// use liegroup::linalg::Rms;
+/// let mut r = Rms::default();
+/// r.push(3e200);
+/// r.push(4e200);
+/// assert!((r.value() / (5e200 / 2f64.sqrt()) - 1.0).abs() < 4.0 * f64::EPSILON);
+/// let mut z = Rms::default();
+/// z.push(f64::NAN);
+/// z.push(1.0);
+/// assert!(z.value().is_nan());
+/// assert_eq!(Rms::default().value(), 0.0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rms {
+    scale: f64,
+    ssq: f64,
+    n: usize,
+    nan: bool,
+}
+
+impl Rms {
+    /// Adds one value.
+    #[inline]
+    pub fn push(&mut self, x: f64) {
+        self.n += 1;
+        let a = x.abs();
+        if a.is_nan() {
+            self.nan = true;
+        } else if a > self.scale {
+            let r = self.scale / a;
+            // An infinite value makes the result infinite: scale = ∞, ssq = 1.
+            self.ssq = if a.is_infinite() {
+                1.0
+            } else {
+                1.0 + self.ssq * r * r
+            };
+            self.scale = a;
+        } else if a > 0.0 {
+            let r = a / self.scale;
+            self.ssq += r * r;
+        }
+    }
+
+    /// `sqrt(1/N Σᵢ xᵢ²)`; 0 when nothing was pushed, NaN when a NaN was.
+    #[inline]
+    #[must_use]
+    pub fn value(&self) -> f64 {
+        if self.nan {
+            f64::NAN
+        } else if self.n == 0 || self.scale == 0.0 {
+            0.0
+        } else {
+            self.scale * (self.ssq / self.n as f64).sqrt()
+        }
+    }
+}
+
 /// Why a factorization failed.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 #[non_exhaustive]

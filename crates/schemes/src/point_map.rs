@@ -52,6 +52,9 @@ pub trait PointDistance<P>: Clone + core::fmt::Debug {
 /// The default distance: the weighted RMS norm of the difference of ambient coordinates,
 /// `sqrt(1/N Σᵢ ((y₁ᵢ − ŷ₁ᵢ)/(atol + rtol·max(|y₀ᵢ|, |y₁ᵢ|)))²)` \[HNW93, II.4, eq. (4.11)\].
 ///
+/// The sum of squares is scaled ([`liegroup::linalg::Rms`]): a large but finite error gives a
+/// large finite norm (a rejected step), not an overflow to ∞.
+///
 /// The coordinates are visited through [`ManifoldPoint::zip_ambient3`]: nothing is allocated
 /// for points of up to 64 ambient coordinates, nor for tuples, arrays and `Vec`s of such
 /// points (a runtime power of spheres of any length).
@@ -60,15 +63,13 @@ pub struct AmbientDistance;
 
 impl<P: ManifoldPoint> PointDistance<P> for AmbientDistance {
     fn scaled_error(&self, y0: &P, y1: &P, y1_hat: &P, tol: &Tolerance) -> f64 {
-        let (mut sum, mut n) = (0.0, 0usize);
+        let mut rms = liegroup::linalg::Rms::default();
         y0.zip_ambient3(y1, y1_hat, &mut |z, a, b| {
             let (z, a, b) = (re(z), re(a), re(b));
             let w = tol.atol + tol.rtol * z.abs().max(a.abs());
-            let e = (a - b) / w;
-            sum += e * e;
-            n += 1;
+            rms.push((a - b) / w);
         });
-        (sum / n.max(1) as f64).sqrt()
+        rms.value()
     }
 }
 
@@ -82,5 +83,33 @@ impl<G: LieGroup> PointDistance<G> for GroupLogDistance {
         let d = y1_hat.compose(&y1.inverse()).log();
         let n = d.dim().max(1) as f64;
         (re(d.inner_norm_squared()) / n).sqrt() / (tol.atol + tol.rtol)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AmbientDistance, PointDistance};
+    use crate::Tolerance;
+    use nalgebra::Vector2;
+
+    /// A large but finite error is a large finite norm (a rejected step), not ∞: the squares
+    /// of 2e200 overflow, the scaled sum does not.
+    #[test]
+    fn a_huge_error_is_finite_not_an_overflow() {
+        let tol = Tolerance {
+            rtol: 1e-300,
+            atol: 1.0,
+        };
+        let y0 = Vector2::new(0.0, 0.0);
+        let y1 = Vector2::new(1e200, 0.0);
+        let y1_hat = Vector2::new(-1e200, 0.0);
+        let e = AmbientDistance.scaled_error(&y0, &y1, &y1_hat, &tol);
+        // sqrt((2e200)²/2) = √2·1e200, up to the weight 1 + 1e-100 = 1.
+        assert!(
+            (e / (2f64.sqrt() * 1e200) - 1.0).abs() <= 4.0 * f64::EPSILON,
+            "{e}"
+        );
+        let nan = AmbientDistance.scaled_error(&y0, &Vector2::new(f64::NAN, 0.0), &y1_hat, &tol);
+        assert!(nan.is_nan());
     }
 }

@@ -407,7 +407,8 @@ impl<A: ActionInPlace, M: PointMap<A>> Rkmk<A, M> {
 }
 
 /// The weighted RMS norm of `σ − σ̂` in algebra coordinates, each weighted by
-/// `atol + rtol·max(|σᵢ|, |σ̂ᵢ|)`; `scratch` holds at least `2 dim σ` numbers.
+/// `atol + rtol·max(|σᵢ|, |σ̂ᵢ|)` (scaled, so it does not overflow: [`liegroup::linalg::Rms`]);
+/// `scratch` holds at least `2 dim σ` numbers.
 fn algebra_error<V: VectorSpace>(
     sigma: &V,
     sigma_hat: &V,
@@ -418,13 +419,12 @@ fn algebra_error<V: VectorSpace>(
     let (sa, sb) = scratch.split_at_mut(n);
     sigma.write_coords(sa);
     sigma_hat.write_coords(&mut sb[..n]);
-    let mut acc = 0.0;
+    let mut rms = liegroup::linalg::Rms::default();
     for (x, xh) in sa.iter().zip(sb.iter()) {
         let (x, xh) = (re(*x), re(*xh));
-        let w = tol.weight(x.abs().max(xh.abs()));
-        acc += ((x - xh) / w).powi(2);
+        rms.push((x - xh) / tol.weight(x.abs().max(xh.abs())));
     }
-    (acc / n.max(1) as f64).sqrt()
+    rms.value()
 }
 
 impl<A: ActionInPlace, M: PointMap<A>> Stepper<A> for Rkmk<A, M> {

@@ -36,6 +36,22 @@ pub struct RunSpec {
     pub save_every: Option<usize>,
     /// Set (by the Ctrl-C handler) to stop the run after the current step.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Told the fraction `(t − t₀)/(t_end − t₀)` of the span done, every
+    /// [`PROGRESS_EVERY`] steps (the CLI's progress bar).
+    pub progress: Option<Progress>,
+}
+
+/// How often (in accepted steps) a run reports its progress.
+pub const PROGRESS_EVERY: usize = 256;
+
+/// A progress callback: receives the fraction of the time span done, in `[0, 1]`.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(f64) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
 }
 
 impl RunSpec {
@@ -50,6 +66,7 @@ impl RunSpec {
             h_min: None,
             save_every: None,
             stop: None,
+            progress: None,
         }
     }
 }
@@ -567,6 +584,11 @@ where
                     });
                     stride *= 2;
                 }
+            }
+            if count % PROGRESS_EVERY == 0
+                && let Some(p) = &spec.progress
+            {
+                p.0(((t - spec.t0) / (spec.t_end - spec.t0)).clamp(0.0, 1.0));
             }
             count += 1;
         },
