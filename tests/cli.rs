@@ -696,6 +696,63 @@ fn stored_output_is_bounded_for_long_runs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Peak resident memory (KiB) of one run of the binary, from `wait4`'s resource usage.
+#[cfg(target_os = "linux")]
+fn peak_rss_kib(args: &[&str]) -> i64 {
+    use std::process::Stdio;
+    let child = bin()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that `wait4` fills; `pid` is our own child, reaped here
+    // exactly once (`child` is not waited on afterwards).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4 failed");
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    usage.ru_maxrss
+}
+
+/// Issue 19: memory with `--save-every` stays flat. Ten times the steps may not cost more than
+/// a few MB more at its peak; keeping every step would cost 32 bytes × 9·10⁵ ≈ 29 MB more.
+#[cfg(target_os = "linux")]
+#[test]
+fn peak_memory_with_save_every_does_not_grow_with_the_run() {
+    let dir = temp_dir("rss");
+    let args = |t_end: &'static str, stem: &'static str| -> Vec<String> {
+        [
+            "run",
+            "free-rigid-body",
+            "--method",
+            "lie-euler",
+            "--h",
+            "0.001",
+            "--t-end",
+            t_end,
+            "--save-every",
+            "1000",
+            "--out",
+        ]
+        .iter()
+        .map(|s| (*s).to_string())
+        .chain([dir.join(stem).to_string_lossy().into_owned()])
+        .collect()
+    };
+    let short = args("100", "short");
+    let long = args("1000", "long");
+    let peak = |a: &[String]| peak_rss_kib(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let (p_short, p_long) = (peak(&short), peak(&long));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        p_long - p_short <= 8 * 1024,
+        "peak RSS {p_short} KiB for 1e5 steps, {p_long} KiB for 1e6 steps"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn sigint_writes_the_partial_run_and_exits_130() {
