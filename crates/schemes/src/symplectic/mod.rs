@@ -39,7 +39,9 @@
 //! \[CMO14\] Celledoni, Marthinsen & Owren, J. Comput. Phys. 257 (2014) · \[BM16\] Bogfjellmo &
 //! Marthinsen, Found. Comput. Math. 16 (2016) · \[LLM07\] Lee, Leok & McClamroch, CMAME 196
 //! (2007) · \[DLM97\] Dullweber, Leimkuhler & McLachlan, J. Chem. Phys. 107 (1997) · \[BC10\]
-//! Brüls & Cardona, J. Comput. Nonlinear Dyn. 5 (2010).
+//! Brüls & Cardona, J. Comput. Nonlinear Dyn. 5 (2010) · \[And83\] Andersen, J. Comput. Phys.
+//! 52 (1983) (RATTLE) · \[Lin06\] T. Lin, PhD dissertation, University of Notre Dame (2006), introduction (rigid-body
+//! equations with a rotation-matrix constraint).
 
 mod cotangent;
 mod hamiltonian;

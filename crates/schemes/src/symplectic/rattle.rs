@@ -35,7 +35,7 @@ const SYM: [(usize, usize); 6] = [(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)
 /// `J = ½ tr(I) 𝟙 − I` (`J_i = ½(I_j + I_k − I_i)`, positive for a body that is not flat)
 /// gives the kinetic energy `½ ΩᵀIΩ` for `Q̇ = QΩ̂`, and with `P = Q̇ J` and a symmetric
 /// multiplier `Λ` for `QᵀQ = I` the equations of motion (thesis eqs. `RBMotionRotation`,
-/// `RBMotionP` of papers/004)
+/// `RBMotionP` of \[Lin06\])
 ///
 /// ```text
 ///   (R1)  dQ/dt = P J⁻¹,     dP/dt = −∇_Q V(Q) − 2QΛ,     QᵀQ = I.
