@@ -16,6 +16,8 @@
 //!   rotations, with kick–drift–kick for a potential.
 //! - [`RigidBody`] with [`NoPotential`] (free rigid body) or [`UniformGravity`] (heavy top;
 //!   [`RigidBody::heavy_top_bc10`] holds the data of \[BC10\]).
+//! - [`HeavyTopLargerGroup`]: the heavy top as a canonical system with a quadratic Hamiltonian
+//!   on `T*SE(3)` [CCLMO22, §3.4.3]; with [`ThetaMethod`] it is the paper's "SLGIKK".
 //!
 //! All three methods are [`Stepper`](crate::Stepper)s for [`CotangentAction`], so the driver
 //! [`integrate`](crate::integrate), [`measure_order`](crate::measure_order) and compositions
@@ -41,6 +43,7 @@
 
 mod cotangent;
 mod hamiltonian;
+mod heavy_top_larger;
 mod lgvi;
 mod rigid_body;
 mod splitting;
@@ -48,6 +51,7 @@ mod theta;
 
 pub use cotangent::{CotangentAction, CotangentPoint, dexp_star, dexpinv_star};
 pub use hamiltonian::{CotangentHamiltonian, HamiltonianVectorField};
+pub use heavy_top_larger::HeavyTopLargerGroup;
 pub use lgvi::{Lgvi, LgviMap};
 pub use rigid_body::{
     FreeRigidBody, HeavyTop, NoPotential, RigidBody, RigidBodyPotential, UniformGravity,
