@@ -18,6 +18,8 @@
 //!   symmetric multiplier \[DLM97\] §2 (the same map as the LGVI with `c = ½`).
 //! - [`RigidBody`] with [`NoPotential`] (free rigid body) or [`UniformGravity`] (heavy top;
 //!   [`RigidBody::heavy_top_bc10`] holds the data of \[BC10\]).
+//! - [`HeavyTopLargerGroup`]: the heavy top as a canonical system with a quadratic Hamiltonian
+//!   on `T*SE(3)` [CCLMO22, §3.4.3]; with [`ThetaMethod`] it is the paper's "SLGIKK".
 //!
 //! All three methods are [`Stepper`](crate::Stepper)s for [`CotangentAction`], so the driver
 //! [`integrate`](crate::integrate), [`measure_order`](crate::measure_order) and compositions
@@ -45,6 +47,7 @@
 
 mod cotangent;
 mod hamiltonian;
+mod heavy_top_larger;
 mod lgvi;
 mod rattle;
 mod rigid_body;
@@ -53,6 +56,7 @@ mod theta;
 
 pub use cotangent::{CotangentAction, CotangentPoint, dexp_star, dexpinv_star};
 pub use hamiltonian::{CotangentHamiltonian, HamiltonianVectorField};
+pub use heavy_top_larger::HeavyTopLargerGroup;
 pub use lgvi::{Lgvi, LgviMap};
 pub use rattle::{RattleRotation, RattleState};
 pub use rigid_body::{
