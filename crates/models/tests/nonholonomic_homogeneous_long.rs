@@ -9,10 +9,13 @@
 //! - Lobatto IIIA: refused with stage constraints (typed error), convergent with the
 //!   regularized lift.
 
-use models::{NFoldPendulum, SphereModel};
+use models::{DoubleSphericalPendulum, LinearPotential, NFoldPendulum, SphereModel, SphereSystem};
 use nalgebra::Vector3;
-use schemes::catalogue::GAUSS_LEGENDRE2;
+use schemes::catalogue::{GAUSS_LEGENDRE2, GAUSS_LEGENDRE4, GAUSS_LEGENDRE6};
 use schemes::nonholonomic::{Lift, NewtonOptions, Vprkmk, rotation_to};
+use schemes::{ButcherTableau, fit_order};
+
+type Sys = SphereSystem<LinearPotential>;
 
 /// Spherical pendulum, `m l² = m g l = 1`, e₃ up, `x(0) = (sin 1, 0, −cos 1)`,
 /// `Η₀ = (0.3, 0.8, 0)` in the body frame of `rotation_to(x₀)` (`docs/nonholonomic.md` §6.4).
@@ -70,4 +73,107 @@ fn stage_constrained_energy_bounded_over_1e5_steps() {
     );
     assert!(all < 2e-3, "max|ΔE| = {all:e}");
     assert!(unit < 1e-12);
+}
+
+fn run(
+    sys: &Sys,
+    tab: &ButcherTableau,
+    lift: Lift,
+    x0: &[Vector3<f64>],
+    w0: &[Vector3<f64>],
+    t: f64,
+    n: usize,
+) -> Vec<Vector3<f64>> {
+    let mut m = Vprkmk::new(sys, tab, lift, NewtonOptions::default()).unwrap();
+    let mut s = m.initial_state(0.0, x0, w0);
+    for _ in 0..n {
+        s = m.step(&s, t / n as f64).unwrap();
+    }
+    m.positions_velocities(&s).0
+}
+
+/// Fitted order of the stage-constrained lift with each Gauss tableau: positions at `t`
+/// against a Gauss 6 regularized reference with `n_ref` steps (a different lift, so the
+/// reference is independent of the method under test; its error is below 1 % of the smallest
+/// error fitted).
+fn orders(
+    sys: &Sys,
+    x0: &[Vector3<f64>],
+    w0: &[Vector3<f64>],
+    t: f64,
+    n_ref: usize,
+    cases: &[(&ButcherTableau, f64, &[usize])],
+    label: &str,
+) {
+    let reference = run(
+        sys,
+        &GAUSS_LEGENDRE6,
+        Lift::Regularized { c: 1.0 },
+        x0,
+        w0,
+        t,
+        n_ref,
+    );
+    for &(tab, p, ns) in cases {
+        let h: Vec<f64> = ns.iter().map(|n| t / *n as f64).collect();
+        let err: Vec<f64> = ns
+            .iter()
+            .map(|&n| {
+                let x = run(sys, tab, Lift::StageConstrained, x0, w0, t, n);
+                x.iter()
+                    .zip(&reference)
+                    .map(|(a, b)| (a - b).amax())
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let fit = fit_order(&h, &err, 1e-13).unwrap();
+        let shown: Vec<String> = err.iter().map(|e| format!("{e:.3e}")).collect();
+        println!(
+            "{label} {} stage-constrained: N = {ns:?}, errors {shown:?}, order {:.3}",
+            tab.name, fit.slope
+        );
+        assert!(
+            (fit.slope - p).abs() < 0.25,
+            "{label} {}: order {} (expected {p})",
+            tab.name,
+            fit.slope
+        );
+    }
+}
+
+#[test]
+fn stage_constrained_orders_2_4_6_on_the_spherical_pendulum() {
+    let (p, x0, w0) = pendulum();
+    orders(
+        p.system(),
+        &x0,
+        &w0,
+        2.0,
+        640,
+        &[
+            (&GAUSS_LEGENDRE2, 2.0, &[20, 40, 80, 160]),
+            (&GAUSS_LEGENDRE4, 4.0, &[10, 20, 40, 80]),
+            (&GAUSS_LEGENDRE6, 6.0, &[5, 10, 20, 40]),
+        ],
+        "spherical pendulum",
+    );
+}
+
+#[test]
+fn stage_constrained_orders_2_4_6_on_the_double_spherical_pendulum() {
+    let p = DoubleSphericalPendulum::lee_leok_mcclamroch();
+    let s = DoubleSphericalPendulum::initial_state();
+    orders(
+        p.system(),
+        &s.q,
+        &s.omega,
+        2.0,
+        640,
+        &[
+            (&GAUSS_LEGENDRE2, 2.0, &[20, 40, 80, 160]),
+            (&GAUSS_LEGENDRE4, 4.0, &[10, 20, 40, 80]),
+            (&GAUSS_LEGENDRE6, 6.0, &[5, 10, 20, 40]),
+        ],
+        "double spherical pendulum",
+    );
 }
