@@ -12,8 +12,10 @@
 use models::{DoubleSphericalPendulum, LinearPotential, NFoldPendulum, SphereModel, SphereSystem};
 use nalgebra::Vector3;
 use schemes::catalogue::{GAUSS_LEGENDRE2, GAUSS_LEGENDRE4, GAUSS_LEGENDRE6};
-use schemes::nonholonomic::{Lift, NewtonOptions, Vprkmk, rotation_to};
-use schemes::{ButcherTableau, fit_order};
+use schemes::nonholonomic::{
+    LOBATTO_IIIA2, LOBATTO_IIIA4, Lift, NewtonOptions, Vprkmk, rotation_to,
+};
+use schemes::{ButcherTableau, SchemeError, fit_order};
 
 type Sys = SphereSystem<LinearPotential>;
 
@@ -176,4 +178,113 @@ fn stage_constrained_orders_2_4_6_on_the_double_spherical_pendulum() {
         ],
         "double spherical pendulum",
     );
+}
+
+#[test]
+fn lobatto_refused_with_stage_constraints() {
+    // With a singular RK matrix (Lobatto IIIA: explicit first stage) the stage constraints and
+    // the stage force polynomial (H5)–(H6) are singular (`docs/nonholonomic.md` §7): refused.
+    let (p, _, _) = pendulum();
+    for tab in [&LOBATTO_IIIA2, &LOBATTO_IIIA4] {
+        let r = Vprkmk::new(
+            p.system(),
+            tab,
+            Lift::StageConstrained,
+            NewtonOptions::default(),
+        );
+        assert!(
+            matches!(
+                r,
+                Err(SchemeError::InvalidOption {
+                    name: "tableau",
+                    ..
+                })
+            ),
+            "{}: {:?}",
+            tab.name,
+            r.err()
+        );
+        // The regularized lift takes them.
+        assert!(
+            Vprkmk::new(
+                p.system(),
+                tab,
+                Lift::Regularized { c: 1.0 },
+                NewtonOptions::default()
+            )
+            .is_ok()
+        );
+    }
+}
+
+#[test]
+fn lobatto_regularized_orders_2_4_and_bounded_energy() {
+    // Lobatto IIIA (as the first tableau of the VPRKMK, i.e. the Lobatto IIIA–IIIB pair) with
+    // the regularized lift: orders 2 and 4 against the Gauss 6 reference, and with IIIA 2 at
+    // h = 0.1 over 10⁴ steps an energy error without growth (last tenth ≤ 1.5 × first tenth).
+    let (p, x0, w0) = pendulum();
+    let sys = p.system();
+    let t = 2.0;
+    let reference = run(
+        sys,
+        &GAUSS_LEGENDRE6,
+        Lift::Regularized { c: 1.0 },
+        &x0,
+        &w0,
+        t,
+        640,
+    );
+    for (tab, order) in [(&LOBATTO_IIIA2, 2.0), (&LOBATTO_IIIA4, 4.0)] {
+        let ns = [10, 20, 40, 80];
+        let h: Vec<f64> = ns.iter().map(|n| t / f64::from(*n)).collect();
+        let err: Vec<f64> = ns
+            .iter()
+            .map(|&n| {
+                let x = run(
+                    sys,
+                    tab,
+                    Lift::Regularized { c: 1.0 },
+                    &x0,
+                    &w0,
+                    t,
+                    n as usize,
+                );
+                (x[0] - reference[0]).amax()
+            })
+            .collect();
+        let fit = fit_order(&h, &err, 1e-13).unwrap();
+        let shown: Vec<String> = err.iter().map(|e| format!("{e:.3e}")).collect();
+        println!(
+            "{} regularized: errors {shown:?}, order {:.3}",
+            tab.name, fit.slope
+        );
+        assert!(
+            (fit.slope - order).abs() < 0.2,
+            "{}: {}",
+            tab.name,
+            fit.slope
+        );
+    }
+    let mut m = Vprkmk::new(
+        sys,
+        &LOBATTO_IIIA2,
+        Lift::Regularized { c: 1.0 },
+        NewtonOptions::default(),
+    )
+    .unwrap();
+    let mut s = m.initial_state(0.0, &x0, &w0);
+    let e0 = m.energy(&s);
+    let steps = 10_000;
+    let de: Vec<f64> = (0..steps)
+        .map(|_| {
+            s = m.step(&s, 0.1).unwrap();
+            m.energy(&s) - e0
+        })
+        .collect();
+    let amax = |v: &[f64]| v.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+    let (first, last) = (amax(&de[..steps / 10]), amax(&de[steps - steps / 10..]));
+    println!(
+        "Lobatto IIIA 2 regularized, h = 0.1: max|ΔE| first tenth {first:.3e}, last tenth {last:.3e}"
+    );
+    assert!(last <= 1.5 * first && first < 5e-3);
 }

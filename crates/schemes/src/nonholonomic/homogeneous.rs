@@ -552,8 +552,9 @@ fn stage_matrix_invertible(tableau: &ButcherTableau) -> bool {
 
 /// The two-stage Lobatto IIIA method (trapezoidal rule), order 2 [HNW93 IV.5, Table 5.7]:
 /// `c = (0, 1)`, `A = [[0, 0], [1/2, 1/2]]`, `b = (1/2, 1/2)`. As the first tableau of VPRKMK it
-/// gives the Lobatto IIIA–IIIB pair ([`Lift::Regularized`] only: with stage constraints the
-/// Lobatto systems are singular, `docs/nonholonomic.md` §6.4).
+/// gives the Lobatto IIIA–IIIB pair ([`Lift::Regularized`] only: [`Vprkmk::new`] refuses it with
+/// [`Lift::StageConstrained`], whose stage systems are singular for it, `docs/nonholonomic.md`
+/// §7; measured with the regularized lift: order 2, energy error bounded over 10⁴ steps).
 pub const LOBATTO_IIIA2: ButcherTableau = ButcherTableau {
     name: "Lobatto IIIA 2",
     order: 2,
@@ -567,7 +568,7 @@ pub const LOBATTO_IIIA2: ButcherTableau = ButcherTableau {
 
 /// The three-stage Lobatto IIIA method, order 4 [HNW93 IV.5, Table 5.7]:
 /// `c = (0, 1/2, 1)`, `A = [[0, 0, 0], [5/24, 1/3, −1/24], [1/6, 2/3, 1/6]]`,
-/// `b = (1/6, 2/3, 1/6)`.
+/// `b = (1/6, 2/3, 1/6)`. [`Lift::Regularized`] only (as [`LOBATTO_IIIA2`]); measured order 4.
 pub const LOBATTO_IIIA4: ButcherTableau = ButcherTableau {
     name: "Lobatto IIIA 4",
     order: 4,
