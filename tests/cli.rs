@@ -817,3 +817,52 @@ fn sigint_writes_the_partial_run_and_exits_130() {
     assert!(dir.join("free-rigid-body-rkmk4-states.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 22: the work–precision experiment names its methods in the CSV, runs every kind of
+/// contender, and shows what the ambient codes lose: the Lie pairs end on the manifold to
+/// round-off at every tolerance, Dopri5 on the ambient equations does not at a loose one.
+#[test]
+fn work_precision_names_methods_and_shows_the_manifold_error() {
+    let dir = temp_dir("work-precision");
+    let out = run(&[
+        "reproduce",
+        "work-precision",
+        "--quick",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("work-precision").join("pendulum.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("method,kind,tol,steps,seconds,error,manifold_error")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    for kind in ["lie", "ambient", "ambient+projection"] {
+        assert!(rows.iter().any(|r| r[1] == kind), "no {kind} run");
+    }
+    for r in &rows {
+        let manifold: f64 = r[6].parse().unwrap();
+        let tol: f64 = r[2].parse().unwrap();
+        match r[1] {
+            "lie" | "ambient+projection" => {
+                assert!(manifold < 1e-13, "{}: manifold error {manifold:e}", r[0]);
+            }
+            _ if r[0] == "ode_solvers-dopri5" && tol >= 1e-4 => {
+                assert!(manifold > 1e-9, "{}: manifold error {manifold:e}", r[0]);
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        dir.join("work-precision")
+            .join("heavy-top-race.csv")
+            .exists()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,7 +16,7 @@ pub fn write_csv(path: &Path, header: &[String], rows: &[Vec<f64>]) -> Result<()
             if i > 0 {
                 s.push(',');
             }
-            let _ = write!(s, "{x:.17e}");
+            let _ = write!(s, "{x:e}");
         }
         s.push('\n');
     }
