@@ -866,3 +866,73 @@ fn work_precision_names_methods_and_shows_the_manifold_error() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn reproduce_homogeneous_nh_quick() {
+    // The stage-constrained VPRKMK on (S²)ⁿ: the fitted orders in orders.csv are 2s for Gauss
+    // s = 1, 2, 3 (docs/nonholonomic.md §7), and the long-run energy error does not grow.
+    let dir = temp_dir("homogeneous-nh");
+    let out = run(&[
+        "reproduce",
+        "homogeneous-nh",
+        "--quick",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sub = dir.join("homogeneous-nh");
+    let rows: Vec<Vec<f64>> = std::fs::read_to_string(sub.join("orders.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    for system in [0.0, 1.0] {
+        for p in [2.0, 4.0, 6.0] {
+            let pts: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| r[0] == system && r[1] == p)
+                .map(|r| (r[2].ln(), r[3].ln()))
+                .collect();
+            let n = pts.len() as f64;
+            assert!(n >= 3.0);
+            let (mx, my) = (
+                pts.iter().map(|q| q.0).sum::<f64>() / n,
+                pts.iter().map(|q| q.1).sum::<f64>() / n,
+            );
+            let slope = pts.iter().map(|q| (q.0 - mx) * (q.1 - my)).sum::<f64>()
+                / pts.iter().map(|q| (q.0 - mx) * (q.0 - mx)).sum::<f64>();
+            assert!(
+                (slope - p).abs() < 0.3,
+                "system {system}, order {p}: {slope}"
+            );
+        }
+    }
+    // Run 0 (spherical pendulum, stage-constrained, Gauss 1, h = 0.1): the energy error in
+    // the last tenth of the samples is not larger than 1.5 × the first tenth's.
+    let e: Vec<f64> = std::fs::read_to_string(sub.join("long-runs.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .map(|x| x.parse().unwrap())
+                .collect::<Vec<f64>>()
+        })
+        .filter(|r| r[0] == 0.0)
+        .map(|r| r[2])
+        .collect();
+    let tenth = e.len() / 10;
+    let amax = |v: &[f64]| v.iter().fold(0.0_f64, |a, x| a.max(*x));
+    assert!(amax(&e[e.len() - tenth..]) <= 1.5 * amax(&e[..tenth]));
+    for f in ["orders.svg", "energy.svg", "vertical-momentum.svg"] {
+        assert!(sub.join(f).exists(), "{f}");
+    }
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("NOT the equations printed"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

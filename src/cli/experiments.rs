@@ -82,6 +82,11 @@ pub fn experiments() -> Vec<Experiment> {
             description: "error at T against wall time: rkmk54, rkmk-bs32, cf32, cf43 vs ode_solvers Dopri5/Dop853 (ambient) on the double spherical pendulum and the heavy top",
             run: super::work_precision::work_precision,
         },
+        Experiment {
+            id: "homogeneous-nh",
+            description: "[S22] nonholonomic partitioned RKMK on (S²)ⁿ (our derivation): orders 2/4/6 and long-run energy, L_z and |x| on the spherical and double spherical pendulum",
+            run: super::homogeneous_nh::homogeneous_nh,
+        },
     ]
 }
 
