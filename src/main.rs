@@ -7,6 +7,7 @@
 //!                            [--t0 <t0>] [--max-steps N] [--h-min H] [--save-every K]
 //!                            [--preset <p>] [--out DIR] [--json] [--force]
 //! cargo run --release -- convergence <model> --methods a,b,… [--steps 8,16,…] [--t-end T] [--json]
+//! cargo run --release -- convergence <model> --adaptive [--methods a,b,…] [--tols 1e-4,…] [--json]
 //! cargo run --release -- reproduce [<experiment>|all] [--quick] [--out DIR] [--force]
 //! ```
 //!
@@ -100,12 +101,20 @@ enum Command {
     Convergence {
         /// Model identifier.
         model: String,
-        /// Comma-separated method identifiers.
+        /// Comma-separated method identifiers (with --adaptive: default every adaptive pair).
         #[arg(long)]
-        methods: String,
-        /// Comma-separated step counts (default: the preset's).
+        methods: Option<String>,
+        /// Comma-separated step counts (default: a grid per method, searched from the preset's
+        /// so that the fit has points in the asymptotic range).
         #[arg(long)]
         steps: Option<String>,
+        /// Tolerance sweep of adaptive pairs (error against rtol = atol = tol) instead of
+        /// fixed steps.
+        #[arg(long)]
+        adaptive: bool,
+        /// Comma-separated tolerances for --adaptive (default 1e-3,1e-4,…,1e-10).
+        #[arg(long)]
+        tols: Option<String>,
         /// Final time (default: the preset's).
         #[arg(long, allow_negative_numbers = true)]
         t_end: Option<f64>,
@@ -210,21 +219,51 @@ fn dispatch(command: Command) -> Result<(), CliError> {
             model,
             methods,
             steps,
+            adaptive,
+            tols,
             t_end,
             preset,
             out,
             json,
             force,
-        } => convergence(
-            &model,
-            &methods,
-            steps.as_deref(),
-            t_end,
-            preset,
-            out,
-            json,
-            force,
-        ),
+        } => {
+            if adaptive {
+                if steps.is_some() {
+                    return Err(CliError::Usage(
+                        "--steps applies to fixed steps; with --adaptive give --tols".into(),
+                    ));
+                }
+                convergence_adaptive(
+                    &model,
+                    methods.as_deref(),
+                    tols.as_deref(),
+                    t_end,
+                    preset,
+                    out,
+                    json,
+                    force,
+                )
+            } else {
+                if tols.is_some() {
+                    return Err(CliError::Usage("--tols needs --adaptive".into()));
+                }
+                let Some(methods) = methods else {
+                    return Err(CliError::Usage(
+                        "convergence needs --methods (or --adaptive)".into(),
+                    ));
+                };
+                convergence(
+                    &model,
+                    &methods,
+                    steps.as_deref(),
+                    t_end,
+                    preset,
+                    out,
+                    json,
+                    force,
+                )
+            }
+        }
         Command::Reproduce {
             experiment,
             quick,
@@ -250,6 +289,12 @@ fn list(json: bool) -> Result<(), CliError> {
                 "embedded_order": m.embedded_order,
                 "reference": m.reference,
                 "description": m.description,
+            })).collect::<Vec<_>>(),
+            "variants": cli::methods::variants().iter().map(|v| json!({
+                "id": v.id,
+                "order": v.order,
+                "embedded_order": v.embedded_order,
+                "description": v.description,
             })).collect::<Vec<_>>(),
             "variational_methods": schemes::variational::METHODS.iter().map(|m| json!({
                 "id": m.id,
@@ -289,6 +334,20 @@ fn list(json: bool) -> Result<(), CliError> {
             emb,
             m.reference,
             m.description
+        );
+    }
+    outln!("\nVariants (RKMK in Cayley coordinates; embedded solutions of the pairs):");
+    for v in cli::methods::variants() {
+        let emb = v
+            .embedded_order
+            .map(|e| format!("({e})"))
+            .unwrap_or_default();
+        outln!(
+            "  {:<24} order {}{:<4} {}",
+            v.id,
+            v.order,
+            emb,
+            v.description
         );
     }
     outln!("\nVariational integrators (models on (S²)ⁿ only):");
@@ -377,7 +436,7 @@ fn run(
             positive("--atol", at)?;
             if method.embedded_order().is_none() {
                 return Err(CliError::Usage(format!(
-                    "method '{method_id}' has no embedded error estimate; use --h or a pair (rkmk54, rkmk-bs32, cf32, cf43)"
+                    "method '{method_id}' has no embedded error estimate; use --h or a pair (rkmk54, rkmk-bs32, rkmk-tsit54, rkmk-vern65, rkmk-vern76, rkmk-vern87, rkmk853, cf32, cf43)"
                 )));
             }
             schemes::StepSize::Adaptive(schemes::Tolerance { rtol: r, atol: at })
@@ -675,6 +734,7 @@ fn convergence(
         .map(|id| MethodChoice::parse(id))
         .collect::<Result<Vec<_>, _>>()?;
     let defaults = model.defaults(&preset);
+    let auto = steps.is_none();
     let steps: Vec<usize> = match steps {
         Some(s) => parse_list(s, "step-count")?,
         None => defaults.conv_steps.to_vec(),
@@ -700,7 +760,16 @@ fn convergence(
     ];
     let out_dir = optional_out_dir(out.as_deref(), force, &files)?;
     let spinner = spinner(!json, &format!("convergence of {model_id}"));
-    let rows = model.convergence(&preset, &specs, &steps, t_end)?;
+    let (rows, tried): (Vec<_>, Vec<_>) = if auto {
+        cli::convergence::auto_rows(model.as_ref(), &preset, &specs, &steps, t_end)?
+            .into_iter()
+            .map(|a| (a.row, a.grids))
+            .unzip()
+    } else {
+        let rows = model.convergence(&preset, &specs, &steps, t_end)?;
+        let tried = vec![vec![steps.clone()]; rows.len()];
+        (rows, tried)
+    };
     spinner.finish_and_clear();
     if let Some(dir) = &out_dir {
         cli::experiments::convergence_outputs(
@@ -716,10 +785,12 @@ fn convergence(
             "preset": preset,
             "t_end": t_end,
             "steps": steps,
-            "methods": rows.iter().map(|r| json!({
+            "methods": rows.iter().zip(&tried).map(|(r, tried)| json!({
                 "method": r.method,
                 "expected_order": r.expected_order,
                 "observed_order": r.observed_order(),
+                "method_steps": r.steps,
+                "grids_tried": tried,
                 "h": r.h,
                 "errors": r.errors,
                 "points_used": r.fit.as_ref().map(|f| f.used.clone()),
@@ -729,8 +800,100 @@ fn convergence(
         });
         outln!("{v}");
     } else {
-        outln!("{model_id} ({preset}), T = {t_end}, steps {steps:?}");
+        if auto {
+            outln!(
+                "{model_id} ({preset}), T = {t_end}, a step grid per method (searched from {steps:?})"
+            );
+        } else {
+            outln!("{model_id} ({preset}), T = {t_end}, steps {steps:?}");
+        }
         out!("{}", schemes::format_table(&rows));
+        out!("{}", cli::convergence::dropped_points(&rows));
+    }
+    Ok(())
+}
+
+/// `convergence --adaptive`: the tolerance sweep of the adaptive pairs.
+#[allow(clippy::too_many_arguments)]
+fn convergence_adaptive(
+    model_id: &str,
+    methods: Option<&str>,
+    tols: Option<&str>,
+    t_end: Option<f64>,
+    preset: Option<String>,
+    out: Option<PathBuf>,
+    json: bool,
+    force: bool,
+) -> Result<(), CliError> {
+    let model = find_model(model_id)?;
+    let preset = preset.unwrap_or_else(|| model.presets()[0].0.clone());
+    let specs = match methods {
+        Some(m) => parse_list::<String>(m, "method")?
+            .iter()
+            .map(|id| MethodChoice::parse(id))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => cli::convergence::adaptive_pairs(),
+    };
+    if let Some(m) = specs.iter().find(|m| m.embedded_order().is_none()) {
+        return Err(CliError::Usage(format!(
+            "--adaptive: method '{}' has no embedded error estimate (see `list` for the pairs)",
+            m.id()
+        )));
+    }
+    let tols: Vec<f64> = match tols {
+        Some(s) => parse_list(s, "tolerance")?,
+        None => cli::convergence::DEFAULT_TOLERANCES.to_vec(),
+    };
+    if tols.len() < 2
+        || tols
+            .iter()
+            .any(|t| !(t.is_finite() && *t > 0.0 && *t < 1.0))
+        || tols.windows(2).any(|w| w[1] >= w[0])
+    {
+        return Err(CliError::Usage(
+            "--tols needs at least two decreasing tolerances in (0, 1)".into(),
+        ));
+    }
+    let t_end = positive(
+        "--t-end",
+        t_end.unwrap_or(model.defaults(&preset).conv_t_end),
+    )?;
+    let name = format!("convergence-adaptive-{model_id}");
+    let files = [format!("{name}.csv"), format!("{name}.svg")];
+    let out_dir = optional_out_dir(out.as_deref(), force, &files)?;
+    let spinner = spinner(!json, &format!("tolerance sweep on {model_id}"));
+    let rows = model.tolerance_study(&preset, &specs, &tols, t_end)?;
+    spinner.finish_and_clear();
+    if let Some(dir) = &out_dir {
+        cli::convergence::tolerance_outputs(
+            dir,
+            &name,
+            &format!("{model_id}: error at T = {t_end} against the tolerance"),
+            &rows,
+        )?;
+    }
+    if json {
+        let v = json!({
+            "model": model_id,
+            "preset": preset,
+            "t_end": t_end,
+            "tolerances": tols,
+            "methods": rows.iter().map(|r| json!({
+                "method": r.method,
+                "expected_order": r.expected_order,
+                "embedded_order": r.embedded_order,
+                "tolerances": r.tolerances,
+                "steps": r.steps,
+                "errors": r.errors,
+                "tolerance_slope": r.tolerance_fit.as_ref().map(|f| f.slope),
+                "effective_order": r.steps_fit.as_ref().map(|f| f.slope),
+                "skipped": r.skipped.iter().map(|p| p.setting).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        });
+        outln!("{v}");
+    } else {
+        outln!("{model_id} ({preset}), T = {t_end}, rtol = atol = tol for tol in {tols:?}");
+        out!("{}", cli::convergence::tolerance_table(&rows));
     }
     Ok(())
 }

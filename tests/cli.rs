@@ -936,3 +936,142 @@ fn reproduce_homogeneous_nh_quick() {
     assert!(html.contains("NOT the equations printed"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every derived identifier that `list` prints (`<id>-cayley`, `<id>-embedded`) resolves and
+/// runs; each measured on the free rigid body with the order `list` gives it (the
+/// embedded solution of a pair is its lower order, the Cayley variant keeps the order
+/// [MK99, Thm. 4.1]); ids without a variant are usage errors.
+#[test]
+fn variant_ids_are_listed_and_resolve() {
+    let text = String::from_utf8(run(&["list"]).stdout).unwrap();
+    let out = run(&["list", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let variants = v["variants"].as_array().unwrap();
+    let ids: Vec<&str> = variants.iter().map(|v| v["id"].as_str().unwrap()).collect();
+    for id in [
+        "rkmk4-cayley",
+        "rkmk-vern87-cayley",
+        "rkmk54-embedded",
+        "cf32-embedded",
+        "cf43-embedded",
+        "rkmk853-embedded",
+    ] {
+        assert!(ids.contains(&id), "{id} not in {ids:?}");
+        assert!(text.contains(id), "`list` does not print {id}");
+    }
+    let out = run(&[
+        "convergence",
+        "free-rigid-body",
+        "--methods",
+        &ids.join(","),
+        "--steps",
+        "16,32,64",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = c["methods"].as_array().unwrap();
+    assert_eq!(rows.len(), ids.len());
+    for (row, var) in rows.iter().zip(variants) {
+        assert_eq!(row["method"], var["id"]);
+        assert_eq!(row["expected_order"], var["order"]);
+        let errors = row["errors"].as_array().unwrap();
+        assert!(errors.iter().all(|e| e.as_f64().unwrap() < 1e-2), "{row}");
+    }
+    assert_usage_error(
+        &run(&["run", "free-rigid-body", "--method", "rkmk4-embedded"]),
+        "no variant '-embedded'",
+    );
+    assert_usage_error(
+        &run(&["run", "free-rigid-body", "--method", "cf4-cayley"]),
+        "no variant '-cayley'",
+    );
+}
+
+/// Without `--steps`, `convergence` searches a grid per method: an eighth-order pair gets a
+/// slope from at least three points in the asymptotic range (not `null`), and the points the
+/// fit dropped are reported.
+#[test]
+fn convergence_searches_a_grid_for_high_orders() {
+    let out = run(&[
+        "convergence",
+        "free-rigid-body",
+        "--methods",
+        "rkmk853,rkmk4",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for (m, p) in v["methods"].as_array().unwrap().iter().zip([8.0, 4.0]) {
+        let slope = m["observed_order"].as_f64().expect("a slope, not null");
+        assert!((slope - p).abs() < 0.5, "{m}");
+        assert!(m["points_used"].as_array().unwrap().len() >= 3, "{m}");
+        assert!(m["grids_tried"].as_array().unwrap().len() >= 1, "{m}");
+    }
+    let text =
+        String::from_utf8(run(&["convergence", "free-rigid-body", "--methods", "rkmk853"]).stdout)
+            .unwrap();
+    assert!(text.contains("(round-off)"), "{text}");
+}
+
+/// `convergence --adaptive`: for pairs p(p−1) run with local extrapolation, the error is
+/// proportional to the tolerance (slope 1 within ±0.15) [HNW93 II.4]; the CSV names the
+/// method in its first column.
+#[test]
+fn convergence_adaptive_tolerance_proportionality() {
+    let dir = temp_dir("adaptive");
+    let out = run(&[
+        "convergence",
+        "free-rigid-body",
+        "--adaptive",
+        "--methods",
+        "rkmk-bs32,rkmk54,cf32,cf43",
+        "--tols",
+        "1e-5,1e-6,1e-7,1e-8,1e-9,1e-10",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for m in v["methods"].as_array().unwrap() {
+        let slope = m["tolerance_slope"].as_f64().unwrap();
+        assert!((slope - 1.0).abs() < 0.15, "{m}");
+    }
+    let csv =
+        std::fs::read_to_string(dir.join("convergence-adaptive-free-rigid-body.csv")).unwrap();
+    assert_eq!(csv.lines().next(), Some("method,tol,steps,error"));
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("rkmk-bs32,1e-5,"),
+        "{csv}"
+    );
+    assert!(
+        dir.join("convergence-adaptive-free-rigid-body.svg")
+            .exists()
+    );
+    assert_usage_error(
+        &run(&[
+            "convergence",
+            "free-rigid-body",
+            "--adaptive",
+            "--methods",
+            "rkmk4",
+        ]),
+        "no embedded error estimate",
+    );
+    assert_usage_error(&run(&["convergence", "free-rigid-body"]), "needs --methods");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,6 +38,19 @@ fn steps_for(p: u32, base: usize) -> Vec<usize> {
     (0..7).map(|k| n0 << k).collect()
 }
 
+/// The high-order pairs of \[Tsi11\], \[Ver10\] and \[HNW93 II.10\]: their asymptotic window lies
+/// outside the grids of [`steps_for`] (an eighth-order method reaches the 1e-13 floor within
+/// three doublings), so `crates/schemes/tests/high_order.rs` measures them, with their embedded
+/// solutions, on grids of ratio √2 chosen for them (problems (a), (b) and SO(3) without
+/// closed-form dexp⁻¹).
+const HIGH_ORDER_PAIRS: [&str; 5] = [
+    "rkmk-tsit54",
+    "rkmk-vern65",
+    "rkmk-vern76",
+    "rkmk-vern87",
+    "rkmk853",
+];
+
 fn check_rows(problem_name: &str, rows: &[ConvergenceRow]) {
     println!("\n{problem_name}\n{}", format_table(rows));
     for r in rows {
@@ -68,6 +81,7 @@ where
 {
     METHODS
         .iter()
+        .filter(|spec| !HIGH_ORDER_PAIRS.contains(&spec.id))
         .map(|spec| {
             let mut stepper = spec.stepper::<A>();
             measure_order(

@@ -1,14 +1,19 @@
-//! Method identifiers of the program: the registry methods of `schemes::methods`, the
-//! variational integrators on (S²)ⁿ (`llm-implicit`, `llm-explicit`) and symmetric compositions
-//! written `scheme+base` (e.g. `yoshida4+llm-implicit`, `kahan-li8+gl2`).
+//! Method identifiers of the program: the registry methods of `schemes::methods`, their
+//! variants `<id>-cayley` (RKMK in Cayley coordinates, every explicit tableau) and
+//! `<id>-embedded` (the embedded solution of a pair run as the method), the variational
+//! integrators on (S²)ⁿ (`llm-implicit`, `llm-explicit`) and symmetric compositions written
+//! `scheme+base` (e.g. `yoshida4+llm-implicit`, `kahan-li8+gl2`).
 
 use super::CliError;
 use homogeneous::{Action, ActionInPlace, TangentSphereAction, VecPowerAction};
+use liegroup::{Cayley, CayleyGroup};
 use models::{Potential, SphereSystem};
 use schemes::composition::{Composition, CompositionScheme};
 use schemes::methods::MethodSpec;
 use schemes::variational::{SphereVariational, VariationalSpec};
-use schemes::{AnyStepper, PointDistance, SchemeError, StepOutput, StepStats, Stepper, Tolerance};
+use schemes::{
+    AnyStepper, PointDistance, Rkmk, SchemeError, StepOutput, StepStats, Stepper, Tolerance,
+};
 
 /// The deepest composition `scheme+scheme+…+base` that [`MethodChoice::parse`] accepts (a
 /// composition of compositions multiplies the stage count: 8 levels of a 3-stage scheme are
@@ -20,6 +25,10 @@ pub const MAX_NESTING: usize = 8;
 pub enum MethodChoice {
     /// A method of `schemes::methods::METHODS`.
     Registry(&'static MethodSpec),
+    /// `<id>-cayley`: the explicit RKMK method `id` in Cayley coordinates.
+    Cayley(&'static MethodSpec),
+    /// `<id>-embedded`: the embedded solution of the pair `id`, run as the method.
+    Embedded(&'static MethodSpec),
     /// A variational integrator on (S²)ⁿ.
     Variational(&'static VariationalSpec),
     /// A symmetric composition of a base method.
@@ -57,11 +66,35 @@ impl MethodChoice {
         if let Ok(v) = schemes::variational::find(id) {
             return Ok(Self::Variational(v));
         }
+        if let Ok(m) = schemes::methods::find(id) {
+            return Ok(Self::Registry(m));
+        }
+        for (suffix, make) in [
+            ("-cayley", Self::Cayley as fn(&'static MethodSpec) -> Self),
+            ("-embedded", Self::Embedded),
+        ] {
+            if let Some(base) = id.strip_suffix(suffix)
+                && let Some(m) = schemes::methods::METHODS.iter().find(|m| m.id == base)
+            {
+                let choice = make(m);
+                if variants().iter().any(|v| v.id == id) {
+                    return Ok(choice);
+                }
+                return Err(CliError::Usage(format!(
+                    "method '{base}' has no variant '{suffix}' ({}; see `list`)",
+                    if suffix == "-cayley" {
+                        "Cayley coordinates exist for the explicit RKMK methods"
+                    } else {
+                        "embedded solutions exist for the pairs"
+                    }
+                )));
+            }
+        }
         schemes::methods::find(id).map(Self::Registry).map_err(|_| {
             let mut known: Vec<&str> = schemes::methods::METHODS.iter().map(|m| m.id).collect();
             known.extend(schemes::variational::METHODS.iter().map(|m| m.id));
             CliError::Usage(format!(
-                "unknown method '{id}'; known: {} (and compositions scheme+base)",
+                "unknown method '{id}'; known: {} (and their variants <id>-cayley, <id>-embedded, see `list`; and compositions scheme+base)",
                 known.join(", ")
             ))
         })
@@ -71,6 +104,8 @@ impl MethodChoice {
     pub fn id(&self) -> String {
         match self {
             Self::Registry(m) => m.id.into(),
+            Self::Cayley(m) => format!("{}-cayley", m.id),
+            Self::Embedded(m) => format!("{}-embedded", m.id),
             Self::Variational(m) => m.id.into(),
             Self::Composed(s, b) => format!("{}+{}", s.id, b.id()),
         }
@@ -79,7 +114,8 @@ impl MethodChoice {
     /// The order.
     pub fn order(&self) -> u32 {
         match self {
-            Self::Registry(m) => m.order,
+            Self::Registry(m) | Self::Cayley(m) => m.order,
+            Self::Embedded(m) => m.embedded_order.unwrap_or(m.order),
             Self::Variational(m) => m.order,
             Self::Composed(s, b) => s.order.max(b.order()),
         }
@@ -88,7 +124,7 @@ impl MethodChoice {
     /// The embedded order (pairs only).
     pub fn embedded_order(&self) -> Option<u32> {
         match self {
-            Self::Registry(m) => m.embedded_order,
+            Self::Registry(m) | Self::Cayley(m) => m.embedded_order,
             _ => None,
         }
     }
@@ -97,9 +133,12 @@ impl MethodChoice {
     pub fn generic<A: ActionInPlace>(&self) -> Result<GenericStepper<A>, CliError>
     where
         A::Point: homogeneous::ManifoldPoint,
+        A::Group: CayleyGroup,
     {
         Ok(match self {
             Self::Registry(m) => GenericStepper::Any(m.stepper::<A>()),
+            Self::Cayley(m) => GenericStepper::Cayley(cayley::<A>(m)?),
+            Self::Embedded(m) => GenericStepper::Any(embedded::<A>(m)?),
             Self::Variational(m) => {
                 return Err(CliError::Usage(format!(
                     "method '{}' applies only to the Lagrangian models on (S²)ⁿ",
@@ -119,12 +158,70 @@ impl MethodChoice {
     ) -> Result<SphereStepper<'a, P>, CliError> {
         Ok(match self {
             Self::Registry(m) => SphereStepper::Any(m.stepper::<TsAction>()),
+            Self::Cayley(m) => SphereStepper::Cayley(cayley::<TsAction>(m)?),
+            Self::Embedded(m) => SphereStepper::Any(embedded::<TsAction>(m)?),
             Self::Variational(m) => SphereStepper::Variational(m.stepper(system)?),
             Self::Composed(s, b) => SphereStepper::Composed(Box::new(
                 Composition::new::<TsAction>(s, b.sphere(system)?)?.named(self.id()),
             )),
         })
     }
+}
+
+/// A derived method identifier (`<id>-cayley`, `<id>-embedded`) with its order, embedded
+/// order and a description, for `list`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// The identifier.
+    pub id: String,
+    /// The order.
+    pub order: u32,
+    /// The embedded order (Cayley variants of pairs keep their estimate).
+    pub embedded_order: Option<u32>,
+    /// One line of description.
+    pub description: String,
+}
+
+/// Every derived identifier: `<id>-cayley` for each explicit RKMK method with the group's
+/// `dexp⁻¹` (`MethodKind::Rkmk`), `<id>-embedded` for each pair (RKMK and commutator-free), in
+/// the order of `schemes::methods::METHODS`.
+pub fn variants() -> Vec<Variant> {
+    use schemes::methods::{METHODS, MethodKind};
+    let mut out = Vec::new();
+    for m in METHODS {
+        if let MethodKind::Rkmk(t) = m.kind {
+            out.push(Variant {
+                id: format!("{}-cayley", m.id),
+                order: m.order,
+                embedded_order: m.embedded_order,
+                description: format!("{} in Cayley coordinates (exact dcay⁻¹)", t.name),
+            });
+        }
+    }
+    for m in METHODS {
+        if let Some(q) = m.embedded_order {
+            out.push(Variant {
+                id: format!("{}-embedded", m.id),
+                order: q,
+                embedded_order: None,
+                description: format!("the embedded order-{q} solution of {} as the method", m.id),
+            });
+        }
+    }
+    out
+}
+
+fn cayley<A: ActionInPlace>(m: &MethodSpec) -> Result<Rkmk<A, Cayley>, CliError>
+where
+    A::Group: CayleyGroup,
+{
+    m.cayley_stepper::<A>()
+        .ok_or_else(|| CliError::Usage(format!("method '{}' has no Cayley variant", m.id)))
+}
+
+fn embedded<A: ActionInPlace>(m: &MethodSpec) -> Result<AnyStepper<A>, CliError> {
+    m.embedded_stepper::<A>()
+        .ok_or_else(|| CliError::Usage(format!("method '{}' has no embedded solution", m.id)))
 }
 
 /// The action of the (S²)ⁿ models: SE(3)ⁿ on (TS²)ⁿ.
@@ -134,9 +231,14 @@ pub type TsAction = VecPowerAction<TangentSphereAction>;
 /// inline: it is the one that is stepped in hot loops).
 #[derive(Clone, Debug)]
 #[allow(clippy::large_enum_variant)]
-pub enum GenericStepper<A: ActionInPlace> {
+pub enum GenericStepper<A: ActionInPlace>
+where
+    A::Group: CayleyGroup,
+{
     /// A registry method.
     Any(AnyStepper<A>),
+    /// A registry method in Cayley coordinates.
+    Cayley(Rkmk<A, Cayley>),
     /// A composition.
     Composed(Box<Composition<GenericStepper<A>>>),
 }
@@ -147,6 +249,8 @@ pub enum GenericStepper<A: ActionInPlace> {
 pub enum SphereStepper<'a, P> {
     /// A registry method.
     Any(AnyStepper<TsAction>),
+    /// A registry method in Cayley coordinates.
+    Cayley(Rkmk<TsAction, Cayley>),
     /// The Lee–Leok–McClamroch variational integrator.
     Variational(SphereVariational<&'a SphereSystem<P>, f64>),
     /// A composition.
@@ -164,16 +268,17 @@ macro_rules! forward_stepper {
 impl<A: ActionInPlace> Stepper<A> for GenericStepper<A>
 where
     A::Point: homogeneous::ManifoldPoint,
+    A::Group: CayleyGroup,
     schemes::AmbientDistance: PointDistance<A::Point>,
 {
     fn name(&self) -> String {
-        forward_stepper!(self, s => Stepper::<A>::name(s), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::name(s), [Any, Cayley, Composed])
     }
     fn order(&self) -> u32 {
-        forward_stepper!(self, s => Stepper::<A>::order(s), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::order(s), [Any, Cayley, Composed])
     }
     fn embedded_order(&self) -> Option<u32> {
-        forward_stepper!(self, s => Stepper::<A>::embedded_order(s), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::embedded_order(s), [Any, Cayley, Composed])
     }
     fn step<F>(
         &mut self,
@@ -187,10 +292,10 @@ where
     where
         F: homogeneous::LieVectorField<schemes::Scalar<A>, A::Point, schemes::Algebra<A>>,
     {
-        forward_stepper!(self, s => Stepper::<A>::step(s, action, f, t, y, h, tol), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::step(s, action, f, t, y, h, tol), [Any, Cayley, Composed])
     }
     fn has_dense_output(&self) -> bool {
-        forward_stepper!(self, s => Stepper::<A>::has_dense_output(s), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::has_dense_output(s), [Any, Cayley, Composed])
     }
     fn dense_output(
         &self,
@@ -198,28 +303,28 @@ where
         y_prev: &A::Point,
         theta: schemes::Scalar<A>,
     ) -> Option<A::Point> {
-        forward_stepper!(self, s => Stepper::<A>::dense_output(s, action, y_prev, theta), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::dense_output(s, action, y_prev, theta), [Any, Cayley, Composed])
     }
     fn symmetric_on_group(&self) -> bool {
-        forward_stepper!(self, s => Stepper::<A>::symmetric_on_group(s), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::symmetric_on_group(s), [Any, Cayley, Composed])
     }
     fn stats(&self) -> StepStats {
-        forward_stepper!(self, s => Stepper::<A>::stats(s), [Any, Composed])
+        forward_stepper!(self, s => Stepper::<A>::stats(s), [Any, Cayley, Composed])
     }
     fn reset_stats(&mut self) {
-        forward_stepper!(self, s => Stepper::<A>::reset_stats(s), [Any, Composed]);
+        forward_stepper!(self, s => Stepper::<A>::reset_stats(s), [Any, Cayley, Composed]);
     }
 }
 
 impl<P: Potential> Stepper<TsAction> for SphereStepper<'_, P> {
     fn name(&self) -> String {
-        forward_stepper!(self, s => Stepper::<TsAction>::name(s), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::name(s), [Any, Cayley, Variational, Composed])
     }
     fn order(&self) -> u32 {
-        forward_stepper!(self, s => Stepper::<TsAction>::order(s), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::order(s), [Any, Cayley, Variational, Composed])
     }
     fn embedded_order(&self) -> Option<u32> {
-        forward_stepper!(self, s => Stepper::<TsAction>::embedded_order(s), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::embedded_order(s), [Any, Cayley, Variational, Composed])
     }
     fn step<F>(
         &mut self,
@@ -237,10 +342,10 @@ impl<P: Potential> Stepper<TsAction> for SphereStepper<'_, P> {
                 schemes::Algebra<TsAction>,
             >,
     {
-        forward_stepper!(self, s => Stepper::<TsAction>::step(s, action, f, t, y, h, tol), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::step(s, action, f, t, y, h, tol), [Any, Cayley, Variational, Composed])
     }
     fn has_dense_output(&self) -> bool {
-        forward_stepper!(self, s => Stepper::<TsAction>::has_dense_output(s), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::has_dense_output(s), [Any, Cayley, Variational, Composed])
     }
     fn dense_output(
         &self,
@@ -248,15 +353,15 @@ impl<P: Potential> Stepper<TsAction> for SphereStepper<'_, P> {
         y_prev: &<TsAction as Action>::Point,
         theta: f64,
     ) -> Option<<TsAction as Action>::Point> {
-        forward_stepper!(self, s => Stepper::<TsAction>::dense_output(s, action, y_prev, theta), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::dense_output(s, action, y_prev, theta), [Any, Cayley, Variational, Composed])
     }
     fn symmetric_on_group(&self) -> bool {
-        forward_stepper!(self, s => Stepper::<TsAction>::symmetric_on_group(s), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::symmetric_on_group(s), [Any, Cayley, Variational, Composed])
     }
     fn stats(&self) -> StepStats {
-        forward_stepper!(self, s => Stepper::<TsAction>::stats(s), [Any, Variational, Composed])
+        forward_stepper!(self, s => Stepper::<TsAction>::stats(s), [Any, Cayley, Variational, Composed])
     }
     fn reset_stats(&mut self) {
-        forward_stepper!(self, s => Stepper::<TsAction>::reset_stats(s), [Any, Variational, Composed]);
+        forward_stepper!(self, s => Stepper::<TsAction>::reset_stats(s), [Any, Cayley, Variational, Composed]);
     }
 }

@@ -3,6 +3,7 @@
 
 #[macro_use]
 pub mod stdout;
+pub mod convergence;
 pub mod experiments;
 pub mod heavy_top;
 pub mod homogeneous_nh;

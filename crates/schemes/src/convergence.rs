@@ -394,3 +394,123 @@ pub fn format_table(rows: &[ConvergenceRow]) -> String {
     }
     s
 }
+
+/// Step counts for an order study of a method of order `order` from a base grid (increasing
+/// counts, usually doublings): for `order ≥ 6` the geometric midpoints `round(√(nₖnₖ₊₁))` are
+/// inserted, so that the asymptotic window between the pre-asymptotic regime and the round-off
+/// floor, which a high-order method crosses in few doublings (a factor 2⁸ = 256 per doubling at
+/// order 8), still holds enough points for a fit. Duplicates are removed.
+///
+/// # Example
+/// ```
+/// assert_eq!(schemes::dense_grid(&[8, 16, 32], 4), [8, 16, 32]);
+/// assert_eq!(schemes::dense_grid(&[8, 16, 32], 8), [8, 11, 16, 23, 32]);
+/// ```
+#[must_use]
+pub fn dense_grid(base: &[usize], order: u32) -> Vec<usize> {
+    let mut out = Vec::with_capacity(2 * base.len());
+    for (k, &n) in base.iter().enumerate() {
+        out.push(n);
+        if order >= 6
+            && let Some(&m) = base.get(k + 1)
+        {
+            out.push(((n as f64) * (m as f64)).sqrt().round() as usize);
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The outcome of [`search_grid`]: the row measured on the chosen grid, the grids tried, and
+/// why the search stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridSearch {
+    /// The row with the most points in the asymptotic range (the finer grid on ties).
+    pub row: ConvergenceRow,
+    /// Every grid measured, in order (the first is [`dense_grid`] of the base grid).
+    pub grids: Vec<Vec<usize>>,
+}
+
+/// Searches for a step grid on which the order of a method can be fitted: measures on
+/// [`dense_grid`]`(base, order)` and, while fewer than four points lie in the asymptotic range
+/// (see [`fit_order`]), shifts the whole grid by a factor 2: **coarser** when more points were
+/// dropped as round-off than as pre-asymptotic (the errors reach the floor: a high-order method
+/// on a grid made for low orders), **finer** otherwise (never above `max_steps`, never below one
+/// step). It stops after five shifts, when the direction would reverse, or when a measurement
+/// fails; it returns the best row seen (most points used, then the later one).
+///
+/// `measure` runs the study on a grid (e.g. [`measure_order`] in a closure); `floor` is the
+/// round-off floor, used to classify a grid whose fit failed altogether (fewer than two usable
+/// points): finest error below `100·floor` means round-off.
+///
+/// # Errors
+/// The error of the first measurement, if it fails.
+///
+/// # Example
+/// An eighth-order error model `e(h) = h⁸` with a round-off floor of 1e-13: on the base grid
+/// 32 … 512 over a unit span only the first point lies above the floor, the search moves
+/// coarser until four points do.
+/// ```
+/// use schemes::{ConvergenceRow, fit_order, search_grid};
+/// let measure = |g: &[usize]| -> Result<ConvergenceRow, ()> {
+///     let h: Vec<f64> = g.iter().map(|&n| 1.0 / n as f64).collect();
+///     let errors: Vec<f64> = h.iter().map(|h| h.powi(8).max(1e-15)).collect();
+///     Ok(ConvergenceRow {
+///         method: "model".into(), expected_order: 8, steps: g.to_vec(),
+///         fit: fit_order(&h, &errors, 1e-13), h, errors, skipped: vec![],
+///     })
+/// };
+/// let s = search_grid(&[32, 64, 128, 256, 512], 8, 1_000_000, 1e-13, measure).unwrap();
+/// let fit = s.row.fit.unwrap();
+/// assert!(fit.used.len() >= 4 && (fit.slope - 8.0).abs() < 1e-6);
+/// assert!(s.grids.len() > 1 && s.grids.last().unwrap()[0] < 32);
+/// ```
+pub fn search_grid<E>(
+    base: &[usize],
+    order: u32,
+    max_steps: usize,
+    floor: f64,
+    mut measure: impl FnMut(&[usize]) -> Result<ConvergenceRow, E>,
+) -> Result<GridSearch, E> {
+    let used = |r: &ConvergenceRow| r.fit.as_ref().map_or(0, |f| f.used.len());
+    let mut grid = dense_grid(base, order);
+    let mut grids = vec![grid.clone()];
+    let mut best = measure(&grid)?;
+    let mut last = best.clone();
+    let mut direction = 0_i32;
+    for _ in 0..5 {
+        if used(&last) >= 4 {
+            break;
+        }
+        let coarser = match &last.fit {
+            Some(f) => f.round_off.len() > f.pre_asymptotic.len(),
+            None => last.errors.last().is_some_and(|&e| e < 100.0 * floor),
+        };
+        let step = if coarser { -1 } else { 1 };
+        if direction != 0 && step != direction {
+            break;
+        }
+        direction = step;
+        let next: Vec<usize> = if coarser {
+            if grid.first().is_none_or(|&n| n < 2) {
+                break;
+            }
+            grid.iter().map(|&n| n / 2).collect()
+        } else {
+            if grid.last().is_none_or(|&n| n.saturating_mul(2) > max_steps) {
+                break;
+            }
+            grid.iter().map(|&n| n * 2).collect()
+        };
+        let mut next = next;
+        next.dedup();
+        let Ok(row) = measure(&next) else { break };
+        grid = next;
+        grids.push(grid.clone());
+        if used(&row) >= used(&best) {
+            best = row.clone();
+        }
+        last = row;
+    }
+    Ok(GridSearch { row: best, grids })
+}

@@ -114,8 +114,8 @@ pub use commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, ExpPr
 pub use composition::Composition;
 pub use control::{Controller, ControllerState, StepControl};
 pub use convergence::{
-    ConvergenceRow, OrderFit, SkippedPoint, ToleranceRow, fit_order, format_table, measure_order,
-    measure_tolerance_order,
+    ConvergenceRow, GridSearch, OrderFit, SkippedPoint, ToleranceRow, dense_grid, fit_order,
+    format_table, measure_order, measure_tolerance_order, search_grid,
 };
 pub use driver::{
     IntegrationFailure, IntegrationResult, Options, Save, Solution, Stats, StepSize, integrate,

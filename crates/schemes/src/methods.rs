@@ -12,7 +12,7 @@ use crate::rkmk4_2c::Rkmk4TwoCommutators;
 use crate::stepper::{Algebra, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 use crate::tableau::ButcherTableau;
 use homogeneous::{ActionInPlace, LieVectorField};
-use liegroup::Exp;
+use liegroup::{Cayley, CayleyGroup, Exp};
 
 /// How a method is built.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,6 +132,112 @@ impl MethodSpec {
             MethodKind::Rkmk4TwoCommutators => {
                 AnyStepper::TwoCommutators(Rkmk4TwoCommutators::new().named(self.id))
             }
+        }
+    }
+}
+
+impl MethodSpec {
+    /// The Butcher tableau of an explicit RKMK method ([`MethodKind::Rkmk`] or
+    /// [`MethodKind::RkmkSeries`]), if this is one.
+    #[must_use]
+    pub fn explicit_tableau(&self) -> Option<&'static ButcherTableau> {
+        match self.kind {
+            MethodKind::Rkmk(t) | MethodKind::RkmkSeries(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The **embedded solution of a pair run as the method**: for an RKMK pair the tableau
+    /// `(A, b̂, c)` (order [`embedded_order`](Self::embedded_order), no error estimate, no
+    /// dense output; with the `dexp⁻¹` of the pair's kind), for a commutator-free pair the
+    /// scheme with the embedded update `ŷ₁` (the stages stay the same, so `cf43` still
+    /// evaluates its fifth stage). Used for order studies of the error estimators (the
+    /// command-line ids `<id>-embedded`). `None` for methods without an embedded solution.
+    ///
+    /// # Example
+    /// ```
+    /// use homogeneous::LeftMultiplication;
+    /// use liegroup::So3;
+    /// use schemes::{Stepper, methods::find};
+    /// let s = find("rkmk54").unwrap().embedded_stepper::<LeftMultiplication<So3>>().unwrap();
+    /// assert_eq!((s.order(), s.embedded_order()), (4, None));
+    /// assert!(find("rkmk4").unwrap().embedded_stepper::<LeftMultiplication<So3>>().is_none());
+    /// ```
+    #[must_use]
+    pub fn embedded_stepper<A: ActionInPlace>(&self) -> Option<AnyStepper<A>> {
+        self.embedded_stepper_with_distance(AmbientDistance)
+    }
+
+    /// [`embedded_stepper`](Self::embedded_stepper) with a distance type for the
+    /// commutator-free case (never evaluated: the embedded method has no error estimate).
+    #[must_use]
+    pub fn embedded_stepper_with_distance<A: ActionInPlace, D>(
+        &self,
+        distance: D,
+    ) -> Option<AnyStepper<A, D>> {
+        let name = format!("{}-embedded", self.id);
+        match self.kind {
+            MethodKind::Rkmk(t) | MethodKind::RkmkSeries(t) => {
+                let e = t.embedded?;
+                let tab = ButcherTableau {
+                    order: e.order,
+                    b: e.b_hat,
+                    embedded: None,
+                    dense_output: None,
+                    ..*t
+                };
+                let map = match self.kind {
+                    MethodKind::RkmkSeries(_) => Exp::series(e.order.saturating_sub(2) as usize),
+                    _ => Exp::exact(),
+                };
+                let stepper = Rkmk::new(&tab, map).expect("explicit (tested)").named(name);
+                Some(AnyStepper::Rkmk(stepper))
+            }
+            MethodKind::CommutatorFree(s) => {
+                let e = s.embedded?;
+                let scheme = CommutatorFreeScheme {
+                    order: e.order,
+                    update: e.update,
+                    embedded: None,
+                    ..*s
+                };
+                let stepper = CommutatorFree::new(&scheme)
+                    .expect("catalogue schemes are explicit (tested)")
+                    .named(name)
+                    .with_distance(distance);
+                Some(AnyStepper::CommutatorFree(stepper))
+            }
+            _ => None,
+        }
+    }
+
+    /// RKMK of this method's explicit tableau in **Cayley coordinates**, `ψ = cay` with the
+    /// exact `dcay⁻¹` \[MK99\], \[HLW06 IV.8.3\] (the command-line ids `<id>-cayley`), on a
+    /// group with a Cayley map (quadratic groups: SO(3), SE(3), their products and powers).
+    /// Pairs keep their error estimate and dense output. `None` unless the method is an
+    /// explicit RKMK method with the group's `dexp⁻¹` ([`MethodKind::Rkmk`]).
+    ///
+    /// # Example
+    /// ```
+    /// use homogeneous::LeftMultiplication;
+    /// use liegroup::So3;
+    /// use schemes::{Stepper, methods::find};
+    /// let s = find("rkmk-vern65").unwrap().cayley_stepper::<LeftMultiplication<So3>>().unwrap();
+    /// assert_eq!((s.order(), s.embedded_order()), (6, Some(5)));
+    /// assert!(find("cf4").unwrap().cayley_stepper::<LeftMultiplication<So3>>().is_none());
+    /// ```
+    #[must_use]
+    pub fn cayley_stepper<A: ActionInPlace>(&self) -> Option<Rkmk<A, Cayley>>
+    where
+        A::Group: CayleyGroup,
+    {
+        match self.kind {
+            MethodKind::Rkmk(t) => Some(
+                Rkmk::new(t, Cayley)
+                    .expect("catalogue tableaux listed as explicit are explicit")
+                    .named(format!("{}-cayley", self.id)),
+            ),
+            _ => None,
         }
     }
 }
@@ -280,6 +386,36 @@ pub const METHODS: &[MethodSpec] = &[
     cf!("cf43", cat::CF43, "commutator-free 4(3) pair"),
     cf!("cg3", cat::CG3, "Crouch–Grossman, third order"),
     cf!("cg4", cat::CG4, "Crouch–Grossman, fourth order (5 stages)"),
+    rk!(
+        "rkmk-tsit54",
+        cat::TSIT54,
+        Rkmk,
+        "RKMK with the Tsitouras 5(4) pair and its free quartic dense output"
+    ),
+    rk!(
+        "rkmk-vern65",
+        cat::VERN65,
+        Rkmk,
+        "RKMK with Verner's most efficient 6(5) pair (9 stages, FSAL)"
+    ),
+    rk!(
+        "rkmk-vern76",
+        cat::VERN76,
+        Rkmk,
+        "RKMK with Verner's most efficient 7(6) pair (10 stages)"
+    ),
+    rk!(
+        "rkmk-vern87",
+        cat::VERN87,
+        Rkmk,
+        "RKMK with Verner's most efficient 8(7) pair (13 stages)"
+    ),
+    rk!(
+        "rkmk853",
+        cat::DOP853,
+        Rkmk,
+        "RKMK with Dormand–Prince 8(5,3) (DOP853; 12 stages, 5th-order error estimate)"
+    ),
 ];
 
 /// The method with identifier `id`.

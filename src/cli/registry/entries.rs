@@ -115,6 +115,36 @@ impl CliModel for FreeRigidBody {
             })
             .collect()
     }
+    fn tolerance_study(
+        &self,
+        preset: &str,
+        methods: &[MethodChoice],
+        tolerances: &[f64],
+        t_end: f64,
+    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+        check_preset(self, preset)?;
+        let problem = Self::problem();
+        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?;
+        let reference = Sphere2::new_unchecked(Self::exact(t_end));
+        methods
+            .iter()
+            .map(|m| {
+                let mut s = m.generic::<RotationAction>()?;
+                schemes::measure_tolerance_order(
+                    &problem,
+                    &mut s,
+                    0.0,
+                    &y0,
+                    t_end,
+                    &reference,
+                    tolerances,
+                    |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
+                    1e-13,
+                )
+                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+            })
+            .collect()
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,6 +316,54 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
                 let mut s = m.sphere(sys)?;
                 schemes::measure_order(
                     &problem, &mut s, 0.0, &y0, t_end, &reference, steps, dist, 1e-11,
+                )
+                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+            })
+            .collect()
+    }
+    fn tolerance_study(
+        &self,
+        preset: &str,
+        methods: &[MethodChoice],
+        tolerances: &[f64],
+        t_end: f64,
+    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+        check_preset(self, preset)?;
+        let (model, x0) = (self.build)(preset)?;
+        let sys = model.system();
+        let problem = Problem::new(
+            TsAction::new(TangentSphereAction::new()),
+            LieField::new(sys),
+        );
+        let y0 = x0.to_tangent_points();
+        // Reference: the sixth-order RKMK with 8192 steps per unit time (errors far below
+        // those of the tolerances a study asks for).
+        let n_ref = ((t_end.abs() * 8192.0).ceil() as usize).clamp(8192, STEP_BUDGET);
+        let mut fine = schemes::methods::find("rkmk6")?.stepper::<TsAction>();
+        let reference = schemes::integrate(
+            &problem,
+            &mut fine,
+            0.0,
+            y0.clone(),
+            t_end,
+            &Options::count(n_ref).save_final(),
+        )
+        .map_err(|f| CliError::Integration(format!("reference run: {f}")))?
+        .last()
+        .1
+        .clone();
+        let dist = |a: &Vec<TangentSphere2>, b: &Vec<TangentSphere2>| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x.q() - y.q()).amax().max((x.omega() - y.omega()).amax()))
+                .fold(0.0, f64::max)
+        };
+        methods
+            .iter()
+            .map(|m| {
+                let mut s = m.sphere(sys)?;
+                schemes::measure_tolerance_order(
+                    &problem, &mut s, 0.0, &y0, t_end, &reference, tolerances, dist, 1e-11,
                 )
                 .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })

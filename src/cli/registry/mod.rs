@@ -265,6 +265,22 @@ pub trait CliModel: Sync {
         steps: &[usize],
         t_end: f64,
     ) -> Result<Vec<ConvergenceRow>, CliError>;
+    /// Tolerance proportionality of adaptive pairs: error at `t_end` against `rtol = atol =
+    /// tol` for each tolerance (`schemes::measure_tolerance_order`), against the exact
+    /// solution or a fine reference run. Models without it return a usage error.
+    fn tolerance_study(
+        &self,
+        preset: &str,
+        methods: &[MethodChoice],
+        tolerances: &[f64],
+        t_end: f64,
+    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+        let _ = (preset, methods, tolerances, t_end);
+        Err(CliError::Usage(format!(
+            "model '{}' has no tolerance study (convergence --adaptive)",
+            self.id()
+        )))
+    }
 }
 
 /// Every model of the program.
