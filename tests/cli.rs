@@ -1015,7 +1015,7 @@ fn convergence_searches_a_grid_for_high_orders() {
         let slope = m["observed_order"].as_f64().expect("a slope, not null");
         assert!((slope - p).abs() < 0.5, "{m}");
         assert!(m["points_used"].as_array().unwrap().len() >= 3, "{m}");
-        assert!(m["grids_tried"].as_array().unwrap().len() >= 1, "{m}");
+        assert!(!m["grids_tried"].as_array().unwrap().is_empty(), "{m}");
     }
     let text =
         String::from_utf8(run(&["convergence", "free-rigid-body", "--methods", "rkmk853"]).stdout)
