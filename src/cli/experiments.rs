@@ -80,6 +80,11 @@ pub fn experiments() -> Vec<Experiment> {
             description: "[LLM09 Fig. 3.2] three bodies on a sphere: energy and unit-length errors against step size, variational integrator vs RK2",
             run: super::llm09::llm09_fig_3_2,
         },
+        Experiment {
+            id: "llm09-kinetic-energy",
+            description: "[LLM09 Fig. 3.7] kinetic-energy distribution of the 642 Lennard-Jones molecules on a 5120-face icosahedral mesh at several times",
+            run: super::llm09_kinetic_energy::llm09_kinetic_energy,
+        },
     ]
 }
 

@@ -6,6 +6,7 @@ pub mod stdout;
 pub mod experiments;
 pub mod heavy_top;
 pub mod llm09;
+pub mod llm09_kinetic_energy;
 pub mod methods;
 pub mod nonholonomic;
 pub mod output;
