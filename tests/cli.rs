@@ -1075,3 +1075,26 @@ fn convergence_adaptive_tolerance_proportionality() {
     assert_usage_error(&run(&["convergence", "free-rigid-body"]), "needs --methods");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The [LLM09] experiments run in `--quick` mode in under 5 s each and write their figures.
+#[test]
+fn llm09_experiments_quick() {
+    for (id, file) in [
+        ("llm09", "coupled-pendula-rk2-reprojection.csv"),
+        ("llm09-fig-3-2", "fig-3-2.csv"),
+        ("llm09-kinetic-energy", "kinetic-energy-t0.svg"),
+    ] {
+        let dir = temp_dir(id);
+        let start = std::time::Instant::now();
+        let out = run(&["reproduce", id, "--quick", "--out", dir.to_str().unwrap()]);
+        let secs = start.elapsed().as_secs_f64();
+        assert!(
+            out.status.success(),
+            "{id}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(secs < 5.0, "{id}: {secs} s");
+        assert!(dir.join(id).join(file).exists(), "{id}: {file}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -5,15 +5,8 @@ use super::methods::MethodChoice;
 use super::output::{Plot, Scale, Series, write_csv};
 use super::registry::{FreeRigidBody, RunResult, find_model, simulate_sphere};
 use super::report::{Section, Table};
-use homogeneous::LeftMultiplication;
-use liegroup::Rn;
-use models::{
-    AmbientField, CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones,
-    NFoldPendulum, SphereModel, SphereNBody, SphereState,
-};
-use nalgebra::Vector3;
-use schemes::methods::find;
-use schemes::{ConvergenceRow, Problem, StepSize, Stepper};
+use models::NFoldPendulum;
+use schemes::{ConvergenceRow, StepSize};
 use std::path::Path;
 
 /// An experiment of `reproduce`.
@@ -74,18 +67,28 @@ pub fn experiments() -> Vec<Experiment> {
         },
         Experiment {
             id: "llm09",
-            description: "[LLM09 §4] the six examples: energy and unit-length errors of a Lie group method, ambient RK4, and RK4 with reprojection",
-            run: llm09,
+            description: "[LLM09 §3.3] the six examples: the variational integrator against the paper's RK45 / RK2 / RK2 with reprojection on the ambient equations, at the paper's steps and horizons",
+            run: super::llm09::llm09,
         },
         Experiment {
             id: "work-precision",
-            description: "error at T against wall time: rkmk54, rkmk-bs32, cf32, cf43 vs ode_solvers Dopri5/Dop853 (ambient) on the double spherical pendulum and the heavy top",
+            description: "the race: every adaptive Lie pair vs ode_solvers Dopri5/Dop853 (ambient) and Dormand–Prince with projection, error and manifold error against wall time on the double spherical pendulum, the heavy top and the 10-link chain",
             run: super::work_precision::work_precision,
         },
         Experiment {
             id: "homogeneous-nh",
             description: "[S22] nonholonomic partitioned RKMK on (S²)ⁿ (our derivation): orders 2/4/6 and long-run energy, L_z and |x| on the spherical and double spherical pendulum",
             run: super::homogeneous_nh::homogeneous_nh,
+        },
+        Experiment {
+            id: "llm09-fig-3-2",
+            description: "[LLM09 Fig. 3.2] three bodies on a sphere: energy and unit-length errors against step size, variational integrator vs RK2",
+            run: super::llm09::llm09_fig_3_2,
+        },
+        Experiment {
+            id: "llm09-kinetic-energy",
+            description: "[LLM09 Fig. 3.7] kinetic-energy distribution of the 642 Lennard-Jones molecules on a 5120-face icosahedral mesh at several times",
+            run: super::llm09_kinetic_energy::llm09_kinetic_energy,
         },
     ]
 }
@@ -429,274 +432,6 @@ fn variable_step(dir: &Path, quick: bool) -> Result<Section, CliError> {
         tables: vec![table],
         figures: vec![svg],
         summary: format!("adaptive more accurate in {wins} of {} cases", ns.len()),
-    })
-}
-
-/// An LLM09 example: its model, initial state, step and horizons.
-struct Example {
-    name: &'static str,
-    h: f64,
-    t_quick: f64,
-    t_full: f64,
-}
-
-/// Run ambient classical RK4 on ℝ⁶ⁿ (optionally reprojecting q to the sphere and ω to the
-/// tangent plane after every step) and record the relative energy error and unit-length error.
-fn ambient_rk4<M: SphereModel>(
-    model: &M,
-    x0: &SphereState,
-    h: f64,
-    t_end: f64,
-    reproject: bool,
-) -> Result<TimeSeries3, CliError> {
-    let sys = model.system();
-    type Amb = LeftMultiplication<Vec<Rn<f64, 6>>>;
-    let action = Amb::new();
-    let field = AmbientField::new(sys);
-    let problem = Problem::new(action, field);
-    let mut stepper = find("rkmk4")?.stepper::<Amb>();
-    let n_steps = (t_end / h).round() as usize;
-    let stride = (n_steps / 2000).max(1);
-    let mut y = x0.to_rn_points();
-    let e0 = sys.energy(&x0.q, &x0.omega);
-    let (mut ts, mut es, mut us) = (vec![0.0], vec![0.0], vec![models::unit_length_error(&x0.q)]);
-    for k in 0..n_steps {
-        y = stepper
-            .step(&problem.action, &problem.field, h * k as f64, &y, h, None)
-            .map_err(|e| CliError::Integration(format!("ambient RK4: {e}")))?
-            .y;
-        if reproject {
-            for p in &mut y {
-                let q = Vector3::new(p.0[0], p.0[1], p.0[2]).normalize();
-                let w = Vector3::new(p.0[3], p.0[4], p.0[5]);
-                let w = w - q * q.dot(&w);
-                p.0 = nalgebra::Vector6::new(q.x, q.y, q.z, w.x, w.y, w.z);
-            }
-        }
-        if (k + 1) % stride == 0 || k + 1 == n_steps {
-            let s = SphereState::from_rn_points(&y);
-            if !s
-                .q
-                .iter()
-                .chain(&s.omega)
-                .all(|v| v.iter().all(|x| x.is_finite()))
-            {
-                break;
-            }
-            ts.push(h * (k + 1) as f64);
-            es.push(((sys.energy(&s.q, &s.omega) - e0) / e0).abs());
-            us.push(models::unit_length_error(&s.q));
-        }
-    }
-    Ok((ts, es, us))
-}
-
-/// Times, relative energy errors and unit-length errors of a baseline run.
-type TimeSeries3 = (Vec<f64>, Vec<f64>, Vec<f64>);
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len().max(1) as f64
-}
-
-fn llm09_example<M: SphereModel>(
-    dir: &Path,
-    quick: bool,
-    ex: &Example,
-    model: &M,
-    x0: &SphereState,
-    table: &mut Table,
-) -> Result<Vec<std::path::PathBuf>, CliError> {
-    let t_end = if quick { ex.t_quick } else { ex.t_full };
-    // The variational integrator in its explicit form when the inertia is diagonal [LLM09 (3.17)].
-    let vi_id = if model.system().has_diagonal_inertia() {
-        "llm-explicit"
-    } else {
-        "llm-implicit"
-    };
-    let vi = simulate_sphere(
-        ex.name,
-        "llm09",
-        model,
-        x0,
-        &MethodChoice::parse(vi_id)?,
-        &StepSize::Fixed(ex.h),
-        t_end,
-    )?;
-    let lie = simulate_sphere(
-        ex.name,
-        "llm09",
-        model,
-        x0,
-        &MethodChoice::parse("rkmk4")?,
-        &StepSize::Fixed(ex.h),
-        t_end,
-    )?;
-    write_run_csv(dir, &vi)?;
-    write_run_csv(dir, &lie)?;
-    let (t1, e1, u1) = ambient_rk4(model, x0, ex.h, t_end, false)?;
-    let (t2, e2, u2) = ambient_rk4(model, x0, ex.h, t_end, true)?;
-    let series = |r: &RunResult, name: &str| {
-        r.series
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| s.values.clone())
-            .unwrap_or_default()
-    };
-    let (e_vi, u_vi) = (
-        series(&vi, "energy_error"),
-        series(&vi, "unit_length_error"),
-    );
-    let (e_lie, u_lie) = (
-        series(&lie, "energy_error"),
-        series(&lie, "unit_length_error"),
-    );
-    let vi_label = format!("variational ({vi_id})");
-    for (name, e, u) in [
-        (vi_label.as_str(), e_vi.as_slice(), u_vi.as_slice()),
-        ("RKMK4 on (TS²)ⁿ", e_lie.as_slice(), u_lie.as_slice()),
-        ("RK4 ambient", &e1, &u1),
-        ("RK4 + reprojection", &e2, &u2),
-    ] {
-        table.row(vec![
-            ex.name.into(),
-            name.into(),
-            format!("{}", ex.h),
-            format!("{t_end}"),
-            fmt_e(mean(e)),
-            fmt_e(growth(e)),
-            fmt_e(mean(u)),
-        ]);
-    }
-    let pts = |t: &[f64], v: &[f64]| t.iter().copied().zip(v.iter().copied()).collect::<Vec<_>>();
-    let energy_svg = dir.join(format!("{}-energy.svg", ex.name));
-    Plot {
-        title: &format!("{}: relative energy error", ex.name),
-        x_label: "t",
-        y_label: "|E − E₀|/|E₀|",
-        x_scale: Scale::Linear,
-        y_scale: Scale::Log,
-        markers: false,
-    }
-    .write(
-        &energy_svg,
-        &[
-            Series::new(vi_label.clone(), pts(&vi.t, &e_vi)),
-            Series::new("RKMK4 (TS²)ⁿ", pts(&lie.t, &e_lie)),
-            Series::new("RK4 ambient", pts(&t1, &e1)),
-            Series::new("RK4 + reprojection", pts(&t2, &e2)),
-        ],
-    )?;
-    let unit_svg = dir.join(format!("{}-unit-length.svg", ex.name));
-    Plot {
-        title: &format!("{}: unit-length error", ex.name),
-        x_label: "t",
-        y_label: "max ||q_i| − 1|",
-        x_scale: Scale::Linear,
-        y_scale: Scale::Log,
-        markers: false,
-    }
-    .write(
-        &unit_svg,
-        &[
-            Series::new(vi_label, pts(&vi.t, &u_vi)),
-            Series::new("RKMK4 (TS²)ⁿ", pts(&lie.t, &u_lie)),
-            Series::new("RK4 ambient", pts(&t1, &u1)),
-        ],
-    )?;
-    Ok(vec![energy_svg, unit_svg])
-}
-
-/// Ratio of the mean of the last quarter to the mean of the first quarter (≈ 1: bounded;
-/// ≫ 1: drift).
-fn growth(v: &[f64]) -> f64 {
-    let q = v.len() / 4;
-    if q == 0 {
-        return f64::NAN;
-    }
-    mean(&v[v.len() - q..]) / mean(&v[1..=q]).max(f64::MIN_POSITIVE)
-}
-
-fn llm09(dir: &Path, quick: bool) -> Result<Section, CliError> {
-    let mut table = Table::new(&[
-        "example",
-        "method",
-        "h",
-        "T",
-        "mean |ΔE|/|E₀|",
-        "energy growth (last/first quarter)",
-        "mean ||q|−1|",
-    ]);
-    let mut figures = Vec::new();
-    let ex = |name, h, t_quick, t_full| Example {
-        name,
-        h,
-        t_quick,
-        t_full,
-    };
-    let p = DoubleSphericalPendulum::lee_leok_mcclamroch();
-    figures.extend(llm09_example(
-        dir,
-        quick,
-        &ex("double-spherical-pendulum", 0.05, 50.0, 200.0),
-        p.as_chain(),
-        &DoubleSphericalPendulum::initial_state(),
-        &mut table,
-    )?);
-    let (m, x) = SphereNBody::three_body();
-    figures.extend(llm09_example(
-        dir,
-        quick,
-        &ex("sphere-nbody", 0.01, 10.0, 40.0),
-        &m,
-        &x,
-        &mut table,
-    )?);
-    let (m, x) = CoupledPendula::four_pendula();
-    figures.extend(llm09_example(
-        dir,
-        quick,
-        &ex("coupled-pendula", 0.01, 5.0, 20.0),
-        &m,
-        &x,
-        &mut table,
-    )?);
-    let (m, x) = ElasticRod::lee_leok_mcclamroch();
-    figures.extend(llm09_example(
-        dir,
-        quick,
-        &ex("elastic-rod", 2e-5, 0.05, 0.5),
-        &m,
-        &x,
-        &mut table,
-    )?);
-    let (m, x) = DipoleArray::grid_4x4();
-    figures.extend(llm09_example(
-        dir,
-        quick,
-        &ex("dipoles", 0.01, 5.0, 20.0),
-        &m,
-        &x,
-        &mut table,
-    )?);
-    let (m, x) = LennardJones::icosphere_642();
-    figures.extend(llm09_example(
-        dir,
-        quick,
-        &ex("lennard-jones", 0.01, 0.2, 2.0),
-        &m,
-        &x,
-        &mut table,
-    )?);
-    Ok(Section {
-        id: "llm09".into(),
-        title: "The six examples of [LLM09 §4]".into(),
-        text: vec![
-            "Each example is integrated with the variational integrator of [LLM09 §3] (explicit form when the inertia is diagonal; symplectic, momentum-preserving, on the manifold by construction), with RKMK4 on (TS²)ⁿ under SE(3)ⁿ (on the manifold to round-off, not symplectic), with classical RK4 on the ambient ODE in ℝ⁶ⁿ (drifts off the sphere), and with RK4 followed by reprojection (on the sphere, still drifting in energy). 'Energy growth' compares the mean energy error of the last quarter of the run with the first: ≈ 1 for a bounded error, ≫ 1 for drift.".into(),
-            "Values lost from the paper's text are chosen in the model documentation (crate models).".into(),
-        ],
-        tables: vec![table],
-        figures,
-        summary: "energy and unit-length statistics for 6 examples × 4 methods".into(),
     })
 }
 

@@ -7,6 +7,8 @@ pub mod convergence;
 pub mod experiments;
 pub mod heavy_top;
 pub mod homogeneous_nh;
+pub mod llm09;
+pub mod llm09_kinetic_energy;
 pub mod methods;
 pub mod nonholonomic;
 pub mod output;

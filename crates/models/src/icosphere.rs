@@ -123,4 +123,138 @@ impl Icosphere {
             .sum();
         s / e.len() as f64
     }
+
+    /// The face containing the direction `p` (not necessarily unit): the face `[a, b, c]`
+    /// maximising `min(p·(a × b), p·(b × c), p·(c × a))`, which is `≥ 0` exactly for the faces
+    /// whose spherical triangle contains `p` (faces are counter-clockwise seen from outside). A
+    /// point on an edge or a vertex belongs to several faces; the first (lowest index) wins.
+    /// Brute force over the faces, `O(F)`; see [`locate_all`](Self::locate_all).
+    #[must_use]
+    pub fn locate(&self, p: &Vector3<f64>) -> usize {
+        self.locate_with(&self.edge_normals(), p)
+    }
+
+    /// [`locate`](Self::locate) for every point, sharing the edge normals.
+    #[must_use]
+    pub fn locate_all(&self, points: &[Vector3<f64>]) -> Vec<usize> {
+        let normals = self.edge_normals();
+        points
+            .iter()
+            .map(|p| self.locate_with(&normals, p))
+            .collect()
+    }
+
+    fn edge_normals(&self) -> Vec<[Vector3<f64>; 3]> {
+        let v = &self.vertices;
+        self.faces
+            .iter()
+            .map(|&[a, b, c]| [v[a].cross(&v[b]), v[b].cross(&v[c]), v[c].cross(&v[a])])
+            .collect()
+    }
+
+    fn locate_with(&self, normals: &[[Vector3<f64>; 3]], p: &Vector3<f64>) -> usize {
+        let mut best = (0, f64::NEG_INFINITY);
+        for (f, n) in normals.iter().enumerate() {
+            let m = p.dot(&n[0]).min(p.dot(&n[1])).min(p.dot(&n[2]));
+            if m > best.1 {
+                best = (f, m);
+            }
+        }
+        best.0
+    }
+
+    /// For every face, the other faces that share at least one vertex with it (12 for most
+    /// faces, 9 around the 12 vertices of degree 5), sorted.
+    #[must_use]
+    pub fn face_neighbours(&self) -> Vec<Vec<usize>> {
+        let mut at_vertex = vec![Vec::new(); self.vertices.len()];
+        for (f, face) in self.faces.iter().enumerate() {
+            for &v in face {
+                at_vertex[v].push(f);
+            }
+        }
+        self.faces
+            .iter()
+            .enumerate()
+            .map(|(f, face)| {
+                let mut n: Vec<usize> = face
+                    .iter()
+                    .flat_map(|&v| at_vertex[v].iter().copied())
+                    .filter(|&g| g != f)
+                    .collect();
+                n.sort_unstable();
+                n.dedup();
+                n
+            })
+            .collect()
+    }
+
+    /// The kinetic-energy map of \[LLM09, Fig. 3.7\]: molecule `i` at `q[i]` with kinetic
+    /// energy `ke[i]` is binned into the face containing it ([`locate_all`](Self::locate_all));
+    /// each face gets the mean kinetic energy of the molecules in it **and in its neighbouring
+    /// faces** (those sharing a vertex, [`face_neighbours`](Self::face_neighbours)). A face
+    /// whose neighbourhood holds no molecule takes the next ring of faces (neighbours of
+    /// neighbours, …) until it holds one, so that every face has a value.
+    ///
+    /// # Panics
+    /// If `q` and `ke` differ in length or are empty.
+    #[must_use]
+    pub fn kinetic_energy_map(&self, q: &[Vector3<f64>], ke: &[f64]) -> FaceEnergies {
+        assert_eq!(q.len(), ke.len(), "Icosphere: one energy per molecule");
+        assert!(!q.is_empty(), "Icosphere: no molecules");
+        let nf = self.faces.len();
+        let face_of = self.locate_all(q);
+        let (mut sum, mut count) = (vec![0.0; nf], vec![0usize; nf]);
+        for (&f, &k) in face_of.iter().zip(ke) {
+            sum[f] += k;
+            count[f] += 1;
+        }
+        let neighbours = self.face_neighbours();
+        let mut mean = vec![0.0; nf];
+        let mut in_region = vec![usize::MAX; nf];
+        for (f, m) in mean.iter_mut().enumerate() {
+            // Grow the region ring by ring from {f} ∪ N(f) until it holds a molecule.
+            let mut region = vec![f];
+            in_region[f] = f;
+            let mut frontier = vec![f];
+            loop {
+                let mut next = Vec::new();
+                for &g in &frontier {
+                    for &h in &neighbours[g] {
+                        if in_region[h] != f {
+                            in_region[h] = f;
+                            next.push(h);
+                        }
+                    }
+                }
+                region.extend_from_slice(&next);
+                frontier = next;
+                let c: usize = region.iter().map(|&g| count[g]).sum();
+                if c > 0 || frontier.is_empty() {
+                    let s: f64 = region.iter().map(|&g| sum[g]).sum();
+                    *m = s / c as f64;
+                    break;
+                }
+            }
+        }
+        FaceEnergies {
+            face_of,
+            sum,
+            count,
+            mean,
+        }
+    }
+}
+
+/// The result of [`Icosphere::kinetic_energy_map`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceEnergies {
+    /// The face of each molecule.
+    pub face_of: Vec<usize>,
+    /// Per face, the kinetic energy of the molecules in it (`Σ_f sum[f]` is the total).
+    pub sum: Vec<f64>,
+    /// Per face, the number of molecules in it.
+    pub count: Vec<usize>,
+    /// Per face, the mean kinetic energy of the molecules in it and its neighbouring faces.
+    pub mean: Vec<f64>,
 }

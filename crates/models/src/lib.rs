@@ -97,7 +97,7 @@ mod variational;
 pub use error::ModelError;
 pub use fields::{AmbientField, LieField};
 pub use heavy_top::HeavyTop;
-pub use icosphere::Icosphere;
+pub use icosphere::{FaceEnergies, Icosphere};
 pub use potential::{
     DotTerm, PairTerm, Potential, RadialTerm, Separation, SeparationTerm, SiteTerm, TermVisitor,
 };
