@@ -698,6 +698,8 @@ fn stored_output_is_bounded_for_long_runs() {
 
 /// Peak resident memory (KiB) of one run of the binary, from `wait4`'s resource usage.
 #[cfg(target_os = "linux")]
+// The child is reaped by `wait4` below (which also returns its peak RSS), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn peak_rss_kib(args: &[&str]) -> i64 {
     use std::process::Stdio;
     let child = bin()

@@ -91,6 +91,23 @@ pub enum ModelError {
         /// Its index (0 for scalars).
         index: usize,
     },
+    /// A matrix that must be symmetric (a block of a resistance tensor) is not:
+    /// `max |Aᵢⱼ − Aⱼᵢ| > 1e-12 · max |Aᵢⱼ|`.
+    #[error("{name} is not symmetric (max |A − Aᵀ| = {asymmetry})")]
+    NotSymmetric {
+        /// Which matrix.
+        name: &'static str,
+        /// `max |Aᵢⱼ − Aⱼᵢ|`.
+        asymmetry: f64,
+    },
+    /// A matrix that must be positive definite (the 6 × 6 resistance tensor) is not.
+    #[error("{name} is not positive definite (smallest eigenvalue {smallest_eigenvalue})")]
+    NotPositiveDefinite {
+        /// Which matrix.
+        name: &'static str,
+        /// Its smallest eigenvalue.
+        smallest_eigenvalue: f64,
+    },
 }
 
 /// Check `value > 0` and finite.

@@ -82,6 +82,7 @@ mod error;
 mod fields;
 pub mod heavy_top;
 mod icosphere;
+pub mod langevin;
 pub mod neighbours;
 pub mod nonholonomic;
 pub mod potential;

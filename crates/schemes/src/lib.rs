@@ -31,7 +31,7 @@
 //!   CF4.
 //! - [`catalogue`]: every method as a `pub const` with name, order and reference key, plus the
 //!   lists [`catalogue::TABLEAUX`] and [`catalogue::COMMUTATOR_FREE`] for iteration.
-//! - [`order_conditions`]: rooted trees up to order 8, densities γ(t), elementary weights
+//! - [`order_conditions`]: rooted trees up to order 9, densities γ(t), elementary weights
 //!   Φ(t) of any (possibly implicit) tableau, and [`OrderChecker`], which reports the largest
 //!   order whose conditions Φ(t) = 1/γ(t) hold and lists the violated ones.
 //!

@@ -1,8 +1,8 @@
 //! Order conditions and structural checks of every catalogue entry.
 
 use schemes::catalogue::{
-    BOGACKI_SHAMPINE32, CF3, CF4, CF32, CF43, CG3, CG4, COMMUTATOR_FREE, DOPRI54, EULER, LIE_EULER,
-    RK4, SQRT_3, SQRT_15, TABLEAUX,
+    BOGACKI_SHAMPINE32, CF3, CF4, CF32, CF43, CG3, CG4, COMMUTATOR_FREE, DOP853, DOPRI54, EULER,
+    LIE_EULER, RK4, SQRT_3, SQRT_15, TABLEAUX, TSIT54, VERN65, VERN76, VERN87,
 };
 use schemes::{Base, MAX_TREE_ORDER, OrderChecker, StageMatrix};
 
@@ -45,16 +45,31 @@ fn embedded_weights_have_exactly_their_order() {
             seen += 1;
         }
     }
-    assert_eq!(seen, 2);
+    assert_eq!(seen, 7);
     assert_eq!(BOGACKI_SHAMPINE32.embedded_order(), Some(2));
     assert_eq!(DOPRI54.embedded_order(), Some(4));
+    for (t, p, q) in [
+        (&TSIT54, 5, 4),
+        (&VERN65, 6, 5),
+        (&VERN76, 7, 6),
+        (&VERN87, 8, 7),
+        (&DOP853, 8, 5),
+    ] {
+        assert_eq!((t.order, t.embedded_order()), (p, Some(q)), "{}", t.name);
+    }
 }
 
 #[test]
 fn explicitness_and_fsal() {
     for t in TABLEAUX {
         assert_eq!(t.is_explicit(), !t.name.starts_with("Gauss"), "{}", t.name);
-        let fsal = t.name == BOGACKI_SHAMPINE32.name || t.name == DOPRI54.name;
+        let fsal = [
+            BOGACKI_SHAMPINE32.name,
+            DOPRI54.name,
+            TSIT54.name,
+            VERN65.name,
+        ]
+        .contains(&t.name);
         assert_eq!(t.is_fsal(), fsal, "{}", t.name);
     }
 }
@@ -77,6 +92,49 @@ fn dopri54_dense_output_has_order_4() {
     assert_eq!(checker.check_continuous(&DOPRI54, &w, 1.0, 6).order, 5);
     dense.weights_at(0.0, &mut w);
     assert!(w.iter().all(|&x| x == 0.0));
+}
+
+/// Tsitouras' interpolant \[Tsi11, §3\]: order 4 at every θ (the conditions of order 5 fail
+/// inside the step), `b_i(1) = b_i` to round-off, `b_i(0) = 0`.
+#[test]
+fn tsit54_dense_output_has_order_4() {
+    let dense = TSIT54.dense_output.unwrap();
+    assert_eq!((dense.order, dense.degree()), (4, 4));
+    let checker = OrderChecker::new();
+    let mut w = [0.0; 7];
+    for theta in [0.05, 0.1, 0.25, 1.0 / 3.0, 0.5, 0.7, 0.9, 0.99] {
+        dense.weights_at(theta, &mut w);
+        let r = checker.check_continuous(&TSIT54, &w, theta, 5);
+        assert_eq!(r.order, 4, "θ = {theta}: {r}");
+    }
+    dense.weights_at(1.0, &mut w);
+    for (wi, bi) in w.iter().zip(TSIT54.b) {
+        // The factored form is printed to 16–19 digits: b_i(1) = b_i to a few ulps of the
+        // largest term (|k| ≈ 47).
+        assert!((wi - bi).abs() < 64.0 * 47.0 * f64::EPSILON, "{wi} vs {bi}");
+    }
+    dense.weights_at(0.0, &mut w);
+    assert!(w.iter().all(|&x| x == 0.0));
+}
+
+/// The row-sum condition `c_i = Σ_j a_ij` of the new high-order tableaux holds to a few
+/// rounding errors of the sum, `4ε Σ_j |a_ij|` (≤ 1e-15 for rows of moderate coefficients; the
+/// rows of Verner 6(5) and 8(7) with entries near 160 cancel to 1e-14). Their coefficients are
+/// decimals, so this checks the transcription of every row.
+#[test]
+fn high_order_row_sums() {
+    for t in [&TSIT54, &VERN65, &VERN76, &VERN87, &DOP853] {
+        for i in 0..t.stages() {
+            let sum: f64 = t.a[i].iter().sum();
+            let scale: f64 = t.a[i].iter().map(|x| x.abs()).sum();
+            assert!(
+                (sum - t.c[i]).abs() <= 4.0 * f64::EPSILON * scale.max(1.0),
+                "{} row {i}: {sum} vs {}",
+                t.name,
+                t.c[i]
+            );
+        }
+    }
 }
 
 #[test]
@@ -147,8 +205,8 @@ fn single_coefficient_perturbation_is_detected() {
             }
         }
     }
-    // 82 entries of A (lower triangles of explicit, full squares of implicit), 43 of b, 11 of b̂.
-    assert_eq!(count, 136);
+    // 328 entries of A (lower triangles of explicit, full squares of implicit), 94 of b, 62 of b̂.
+    assert_eq!(count, 484);
 }
 
 #[test]

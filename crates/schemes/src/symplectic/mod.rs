@@ -14,6 +14,8 @@
 //!   body with a fixed point (Cayley or exp coordinates for the implicit rotation, Newton).
 //! - [`DlmSplitting`]: the Dullweber–Leimkuhler–McLachlan splitting \[DLM97\] into exact
 //!   rotations, with kick–drift–kick for a potential.
+//! - [`RattleRotation`]: RATTLE on the rotation matrix `Q ∈ ℝ³ˣ³` with `QᵀQ = I` held by a
+//!   symmetric multiplier \[DLM97\] §2 (the same map as the LGVI with `c = ½`).
 //! - [`RigidBody`] with [`NoPotential`] (free rigid body) or [`UniformGravity`] (heavy top;
 //!   [`RigidBody::heavy_top_bc10`] holds the data of \[BC10\]).
 //! - [`HeavyTopLargerGroup`]: the heavy top as a canonical system with a quadratic Hamiltonian
@@ -39,12 +41,15 @@
 //! \[CMO14\] Celledoni, Marthinsen & Owren, J. Comput. Phys. 257 (2014) · \[BM16\] Bogfjellmo &
 //! Marthinsen, Found. Comput. Math. 16 (2016) · \[LLM07\] Lee, Leok & McClamroch, CMAME 196
 //! (2007) · \[DLM97\] Dullweber, Leimkuhler & McLachlan, J. Chem. Phys. 107 (1997) · \[BC10\]
-//! Brüls & Cardona, J. Comput. Nonlinear Dyn. 5 (2010).
+//! Brüls & Cardona, J. Comput. Nonlinear Dyn. 5 (2010) · \[And83\] Andersen, J. Comput. Phys.
+//! 52 (1983) (RATTLE) · \[Lin06\] T. Lin, PhD dissertation, University of Notre Dame (2006), introduction (rigid-body
+//! equations with a rotation-matrix constraint).
 
 mod cotangent;
 mod hamiltonian;
 mod heavy_top_larger;
 mod lgvi;
+mod rattle;
 mod rigid_body;
 mod splitting;
 mod theta;
@@ -53,6 +58,7 @@ pub use cotangent::{CotangentAction, CotangentPoint, dexp_star, dexpinv_star};
 pub use hamiltonian::{CotangentHamiltonian, HamiltonianVectorField};
 pub use heavy_top_larger::HeavyTopLargerGroup;
 pub use lgvi::{Lgvi, LgviMap};
+pub use rattle::{RattleRotation, RattleState};
 pub use rigid_body::{
     FreeRigidBody, HeavyTop, NoPotential, RigidBody, RigidBodyPotential, UniformGravity,
 };

@@ -16,6 +16,9 @@
 use crate::commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, ExpProduct};
 use crate::tableau::{ButcherTableau, ContinuousExtension, EmbeddedWeights};
 
+mod high_order;
+pub use high_order::{DOP853, TSIT54, VERN65, VERN76, VERN87};
+
 /// √3 correctly rounded to `f64` (`f64::sqrt` is not `const`).
 pub const SQRT_3: f64 = 1.732_050_807_568_877_293_527_446_341_505_872_366_942_805_253_810_380_6;
 /// √15 correctly rounded to `f64`.
@@ -467,6 +470,11 @@ pub const TABLEAUX: &[&ButcherTableau] = &[
     &BOGACKI_SHAMPINE32,
     &DOPRI54,
     &BUTCHER6,
+    &TSIT54,
+    &VERN65,
+    &VERN76,
+    &VERN87,
+    &DOP853,
     &GAUSS_LEGENDRE2,
     &GAUSS_LEGENDRE4,
     &GAUSS_LEGENDRE6,
