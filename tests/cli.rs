@@ -864,3 +864,29 @@ fn heavy_top_slgi_and_slgikk_are_second_order() {
     assert!(html.contains("SLGIKK"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cclmo22_experiments_run_quickly_and_write_their_files() {
+    for (id, files) in [
+        ("compositions", &["orders.csv", "orders.svg"][..]),
+        (
+            "ts2-preservation",
+            &["ts2-defects.csv", "unit-length.svg", "tangency.svg"][..],
+        ),
+        (
+            "variable-step",
+            &[
+                "variable-step.csv",
+                "n2-history.csv",
+                "n2-step-size.svg",
+                "n2-angular-acceleration.svg",
+            ][..],
+        ),
+    ] {
+        let dir = reproduce_quick(id);
+        for f in files {
+            assert!(dir.join(id).join(f).exists(), "{id}: {f}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -24,9 +24,9 @@ const TOL: f64 = 1e-6;
 /// Gravity.
 const G: f64 = 9.81;
 
-/// The chain of `n` unit links and unit masses, horizontal and at rest.
-fn chain(n: usize) -> Result<(NFoldPendulum, Vec<TangentSphere2>), CliError> {
-    let p = NFoldPendulum::uniform(n, 1.0, 1.0, G)?;
+/// The chain of `n` links of length `length` and unit masses, horizontal and at rest.
+fn chain(n: usize, length: f64) -> Result<(NFoldPendulum, Vec<TangentSphere2>), CliError> {
+    let p = NFoldPendulum::uniform(n, 1.0, length, G)?;
     let x0 = SphereState::try_new(vec![Vector3::x(); n], vec![Vector3::zeros(); n])?;
     Ok((p, x0.to_tangent_points()))
 }
@@ -81,8 +81,8 @@ impl ChainRun {
 }
 
 /// Run the chain of `n` links; `reference_tol` is the tolerance of the reference run.
-pub(crate) fn run_chain(n: usize, reference_tol: f64) -> Result<ChainRun, CliError> {
-    let (model, y0) = chain(n)?;
+pub(crate) fn run_chain(n: usize, length: f64, reference_tol: f64) -> Result<ChainRun, CliError> {
+    let (model, y0) = chain(n, length)?;
     let problem = Problem::new(
         VecPowerAction::new(TangentSphereAction::new()),
         LieField::new(model.system()),
@@ -142,7 +142,7 @@ pub fn variable_step(dir: &Path, quick: bool) -> Result<Section, CliError> {
     };
     let mut runs = Vec::new();
     for &n in &ns {
-        runs.push(run_chain(n, reference_tol)?);
+        runs.push(run_chain(n, 1.0, reference_tol)?);
     }
     let mut table = Table::new(&[
         "N",
@@ -302,7 +302,28 @@ pub fn variable_step(dir: &Path, quick: bool) -> Result<Section, CliError> {
 
     let last = runs.last().expect("at least two chains");
     let (g2, gn) = (two.gain(), last.gain());
-    let matches = g2 > gn && g2 > 2.0;
+    let best = runs
+        .iter()
+        .max_by(|a, b| a.gain().total_cmp(&b.gain()))
+        .expect("at least two chains");
+    // A clear reproduction: N = 2 gains at least twice as much as N = 20 and the most of all N.
+    let verdict = if g2 >= 2.0 * gn && best.n == 2 {
+        "This matches the paper's finding.".to_string()
+    } else if g2 > gn {
+        format!(
+            "This only weakly matches the paper: N = 2 gains more than N = {} but not by a wide margin, the largest gain is at N = {} ({:.1}), and the step-size history shows no sharp cut comparable to the paper's.",
+            last.n,
+            best.n,
+            best.gain()
+        )
+    } else {
+        format!(
+            "This does not match the paper: N = 2 gains no more than N = {}; the largest gain is at N = {} ({:.1}).",
+            last.n,
+            best.n,
+            best.gain()
+        )
+    };
     Ok(Section {
         id: "variable-step".into(),
         title: "Variable step size on the N-fold pendulum [CCLMO22 §5.3]".into(),
@@ -318,11 +339,7 @@ pub fn variable_step(dir: &Path, quick: bool) -> Result<Section, CliError> {
                 "The paper finds that adaptivity gains a lot at N = 2, where the motion is smooth except near one instant at which the second components of ωᵢ peak sharply and the step is cut, and little at N = 20, where the vector field changes quickly all the time. Ours: gain {g2:.1} at N = 2 against {gn:.1} at N = {}; for N = 2 the largest |ω̇ᵢ,₂| is {peak:.3e} at t = {peak_t:.3}, and the smallest step {h_min:.2e} (at t = {h_min_t:.3}) is {:.0}× below the median step {h_median:.2e} (n2-step-size.svg, n2-angular-acceleration.svg, n2-angular-velocity.svg; data in n2-history.csv). {}",
                 last.n,
                 h_median / h_min,
-                if matches {
-                    "This matches the paper's finding."
-                } else {
-                    "This does not match the paper's finding."
-                }
+                verdict
             ),
         ],
         tables: vec![table],
@@ -341,8 +358,8 @@ mod tests {
     /// [CCLMO22, §5.3]: adaptivity gains more at N = 2 (one sharp event) than at N = 20.
     #[test]
     fn adaptivity_gains_more_for_two_links_than_for_twenty() {
-        let two = run_chain(2, 1e-10).unwrap();
-        let twenty = run_chain(20, 1e-10).unwrap();
+        let two = run_chain(2, 1.0, 1e-10).unwrap();
+        let twenty = run_chain(20, 1.0, 1e-10).unwrap();
         assert!(
             two.gain() > twenty.gain(),
             "gain N = 2: {} ({:e} vs {:e}); N = 20: {} ({:e} vs {:e})",
