@@ -148,14 +148,14 @@ fn convergence_rows(model: &QuadrotorLoad, quick: bool) -> Result<Vec<Convergenc
         &problem,
         &mut rk6,
         0.0,
-        x0.clone(),
+        x0,
         t_end,
         &Options::count(reference_steps(quick)).save_final(),
     )
     .map_err(|e| fail(&e))?
     .last()
     .1
-    .clone();
+    .to_owned();
     let distance = |a: &_, b: &_| {
         (QuadrotorState::from_point(a).to_ambient().0
             - QuadrotorState::from_point(b).to_ambient().0)
