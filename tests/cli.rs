@@ -1098,3 +1098,76 @@ fn llm09_experiments_quick() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Run `reproduce <id> --quick` into a fresh folder and return it.
+fn reproduce_quick(id: &str) -> PathBuf {
+    let dir = temp_dir(id);
+    let out = run(&["reproduce", id, "--quick", "--out", dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// The numeric rows of a CSV file with a header line.
+fn csv_rows(path: &std::path::Path) -> Vec<Vec<f64>> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect()
+}
+
+#[test]
+fn heavy_top_slgi_and_slgikk_are_second_order() {
+    // [CCLMO22 §3.4.4]: the θ = ½ methods on both formulations attain order 2.
+    let dir = reproduce_quick("heavy-top");
+    let sub = dir.join("heavy-top");
+    let rows = csv_rows(&sub.join("orders.csv"));
+    // Consecutive (h, error) pairs of the expected-order-2 rows (SLGI θ=½, SLGIKK θ=½), with h
+    // halving inside a method's block.
+    let second: Vec<&Vec<f64>> = rows.iter().filter(|r| r[0] == 2.0).collect();
+    assert!(second.len() >= 6);
+    let mut slopes = 0;
+    for w in second.windows(2) {
+        if (w[0][1] / w[1][1] - 2.0).abs() < 1e-9 {
+            let slope = (w[0][2] / w[1][2]).log2();
+            assert!((slope - 2.0).abs() < 0.3, "local slope {slope}");
+            slopes += 1;
+        }
+    }
+    assert!(slopes >= 4);
+    assert!(sub.join("energy-h0.01.csv").exists() && sub.join("energy-h0.01.svg").exists());
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("SLGIKK"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cclmo22_experiments_run_quickly_and_write_their_files() {
+    for (id, files) in [
+        ("compositions", &["orders.csv", "orders.svg"][..]),
+        (
+            "ts2-preservation",
+            &["ts2-defects.csv", "unit-length.svg", "tangency.svg"][..],
+        ),
+        (
+            "variable-step",
+            &[
+                "variable-step.csv",
+                "n2-history.csv",
+                "n2-step-size.svg",
+                "n2-angular-acceleration.svg",
+            ][..],
+        ),
+    ] {
+        let dir = reproduce_quick(id);
+        for f in files {
+            assert!(dir.join(id).join(f).exists(), "{id}: {f}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

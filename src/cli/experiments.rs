@@ -3,10 +3,9 @@
 use super::CliError;
 use super::methods::MethodChoice;
 use super::output::{Plot, Scale, Series, write_csv};
-use super::registry::{FreeRigidBody, RunResult, find_model, simulate_sphere};
+use super::registry::{FreeRigidBody, find_model};
 use super::report::{Section, Table};
-use models::NFoldPendulum;
-use schemes::{ConvergenceRow, StepSize};
+use schemes::ConvergenceRow;
 use std::path::Path;
 
 /// An experiment of `reproduce`.
@@ -42,17 +41,17 @@ pub fn experiments() -> Vec<Experiment> {
         },
         Experiment {
             id: "ts2-preservation",
-            description: "[CCLMO22 §5] |q| and q·ω preserved to round-off by RKMK4 and CF4 on (TS²)², no projection",
-            run: ts2_preservation,
+            description: "[CCLMO22 §5] |q| and q·ω preserved to round-off by RKMK4 and CF4 on (TS²)², no projection; ambient Dopri5 and RK4 drift",
+            run: super::ts2_preservation::ts2_preservation,
         },
         Experiment {
             id: "variable-step",
-            description: "[CCLMO22 §5.3] RKMK(5,4) with tol 1e-6 against constant-step RKMK5 with as many steps, N-fold pendulum",
-            run: variable_step,
+            description: "[CCLMO22 §5.3] RKMK(5,4) with tol 1e-6 against constant-step RKMK5 with as many steps, N-fold pendulum with unit links, N = 2…20; step sizes and ω̇ for N = 2",
+            run: super::variable_step::variable_step,
         },
         Experiment {
             id: "heavy-top",
-            description: "[BC10, CCLMO22 §3.4] the heavy top with symplectic Lie group integrators (θ-family, LGVI, DLM splitting) against RKMK4 and CF4",
+            description: "[BC10, CCLMO22 §3.4] the heavy top with symplectic Lie group integrators (θ-family, LGVI, DLM splitting) against RKMK4 and CF4; SLGI and SLGIKK orders and energy at h = 0.01",
             run: super::heavy_top::heavy_top,
         },
         Experiment {
@@ -89,6 +88,11 @@ pub fn experiments() -> Vec<Experiment> {
             id: "llm09-kinetic-energy",
             description: "[LLM09 Fig. 3.7] kinetic-energy distribution of the 642 Lennard-Jones molecules on a 5120-face icosahedral mesh at several times",
             run: super::llm09_kinetic_energy::llm09_kinetic_energy,
+        },
+        Experiment {
+            id: "compositions",
+            description: "[Yos90, Suz90, KL97, McL95] observed orders of the compositions (orders 4, 6, 8) of the variational integrator on the double spherical pendulum",
+            run: super::compositions::compositions,
         },
     ]
 }
@@ -220,218 +224,6 @@ fn free_rigid_body_orders(dir: &Path, quick: bool) -> Result<Section, CliError> 
         tables: vec![table],
         figures: vec![svg],
         summary: format!("{} methods, largest |observed − expected| = {worst:.2}", rows.len()),
-    })
-}
-
-fn run_series_plot(
-    dir: &Path,
-    name: &str,
-    title: &str,
-    runs: &[RunResult],
-    series_name: &str,
-    y_label: &str,
-) -> Result<std::path::PathBuf, CliError> {
-    let svg = dir.join(format!("{name}.svg"));
-    let series: Vec<Series> = runs
-        .iter()
-        .filter_map(|r| {
-            let s = r.series.iter().find(|s| s.name == series_name)?;
-            Some(Series::new(
-                r.method.clone(),
-                r.t.iter().copied().zip(s.values.iter().copied()).collect(),
-            ))
-        })
-        .collect();
-    Plot {
-        title,
-        x_label: "t",
-        y_label,
-        x_scale: Scale::Linear,
-        y_scale: Scale::Log,
-        markers: false,
-    }
-    .write(&svg, &series)?;
-    Ok(svg)
-}
-
-fn write_run_csv(dir: &Path, r: &RunResult) -> Result<(), CliError> {
-    let mut header = vec!["t".to_string()];
-    header.extend(r.series.iter().map(|s| s.name.clone()));
-    let rows: Vec<Vec<f64>> = (0..r.t.len())
-        .map(|i| {
-            std::iter::once(r.t[i])
-                .chain(r.series.iter().map(|s| s.values[i]))
-                .collect()
-        })
-        .collect();
-    write_csv(
-        &dir.join(format!("{}-{}.csv", r.model, r.method)),
-        &header,
-        &rows,
-    )
-}
-
-fn ts2_preservation(dir: &Path, quick: bool) -> Result<Section, CliError> {
-    let (model, x0) = NFoldPendulum::convergence_experiment(1);
-    let t_end = if quick { 100.0 } else { 1000.0 };
-    let mut runs = Vec::new();
-    let mut table = Table::new(&[
-        "method",
-        "steps",
-        "max ||q|−1|",
-        "max |q·ω|",
-        "max rel. energy error",
-    ]);
-    for id in ["rkmk4", "cf4"] {
-        let r = simulate_sphere(
-            "n-pendulum",
-            "convergence",
-            &model,
-            &x0,
-            &MethodChoice::parse(id)?,
-            &StepSize::Fixed(0.01),
-            t_end,
-        )?;
-        write_run_csv(dir, &r)?;
-        table.row(vec![
-            id.into(),
-            r.steps.to_string(),
-            fmt_e(r.max_unit_length_error),
-            fmt_e(r.max_tangency_error.unwrap_or(f64::NAN)),
-            fmt_e(r.max_energy_error),
-        ]);
-        runs.push(r);
-    }
-    let f1 = run_series_plot(
-        dir,
-        "unit-length",
-        "||q| − 1| along the run",
-        &runs,
-        "unit_length_error",
-        "max_i ||q_i| − 1|",
-    )?;
-    let f2 = run_series_plot(
-        dir,
-        "tangency",
-        "|q·ω| along the run",
-        &runs,
-        "tangency_error",
-        "max_i |q_i·ω_i|",
-    )?;
-    let worst = runs
-        .iter()
-        .map(|r| {
-            r.max_unit_length_error
-                .max(r.max_tangency_error.unwrap_or(0.0))
-        })
-        .fold(0.0, f64::max);
-    Ok(Section {
-        id: "ts2-preservation".into(),
-        title: "Norm and tangency preservation on (TS²)² [CCLMO22 §5]".into(),
-        text: vec![format!(
-            "2-fold pendulum, h = 0.01, T = {t_end}: the SE(3)² action keeps |qᵢ| = 1 and qᵢ·ωᵢ = 0 up to round-off without any projection."
-        )],
-        tables: vec![table],
-        figures: vec![f1, f2],
-        summary: format!(
-            "max(||q|−1|, |q·ω|) = {worst:.1e} over {} steps",
-            runs[0].steps
-        ),
-    })
-}
-
-fn variable_step(dir: &Path, quick: bool) -> Result<Section, CliError> {
-    let ns: Vec<usize> = if quick {
-        vec![2, 4, 6]
-    } else {
-        (2..=20).step_by(2).collect()
-    };
-    let model = find_model("n-pendulum")?;
-    let mut table = Table::new(&[
-        "N",
-        "adaptive steps",
-        "rejected",
-        "error RKMK(5,4)",
-        "error RKMK5 (same steps)",
-    ]);
-    let (mut ea, mut ec) = (Vec::new(), Vec::new());
-    let mut csv = Vec::new();
-    for &n in &ns {
-        let preset = format!("chain-{n}");
-        let m54 = &MethodChoice::parse("rkmk54")?;
-        let adaptive = model.simulate(
-            &preset,
-            m54,
-            &StepSize::Adaptive(schemes::Tolerance::new(1e-6, 1e-6)?),
-            3.0,
-        )?;
-        let constant = model.simulate(&preset, m54, &StepSize::Count(adaptive.steps), 3.0)?;
-        let reference = model.simulate(
-            &preset,
-            &MethodChoice::parse("rkmk6")?,
-            &StepSize::Count(8 * adaptive.steps.max(500)),
-            3.0,
-        )?;
-        let err = |r: &RunResult| {
-            r.final_state
-                .iter()
-                .zip(&reference.final_state)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max)
-        };
-        let (a, c) = (err(&adaptive), err(&constant));
-        table.row(vec![
-            n.to_string(),
-            adaptive.steps.to_string(),
-            adaptive.rejected.to_string(),
-            fmt_e(a),
-            fmt_e(c),
-        ]);
-        csv.push(vec![
-            n as f64,
-            adaptive.steps as f64,
-            adaptive.rejected as f64,
-            a,
-            c,
-        ]);
-        ea.push((n as f64, a));
-        ec.push((n as f64, c));
-    }
-    write_csv(
-        &dir.join("variable-step.csv"),
-        &[
-            "N".into(),
-            "steps".into(),
-            "rejected".into(),
-            "error_adaptive".into(),
-            "error_constant".into(),
-        ],
-        &csv,
-    )?;
-    let svg = dir.join("variable-step.svg");
-    Plot {
-        title: "N-fold pendulum, T = 3: final error",
-        x_label: "N",
-        y_label: "max error at T",
-        x_scale: Scale::Linear,
-        y_scale: Scale::Log,
-        markers: true,
-    }
-    .write(
-        &svg,
-        &[
-            Series::new("RKMK(5,4), tol 1e-6", ea.clone()),
-            Series::new("RKMK5, same number of steps", ec.clone()),
-        ],
-    )?;
-    let wins = ea.iter().zip(&ec).filter(|(a, c)| a.1 < c.1).count();
-    Ok(Section {
-        id: "variable-step".into(),
-        title: "Variable step size on the N-fold pendulum [CCLMO22 §5.3]".into(),
-        text: vec!["Lᵢ = 5/N, mᵢ = 1, qᵢ(0) = e₁, ωᵢ(0) = 0, T = 3. RKMK(5,4) with rtol = atol = 1e-6 and the error measured in the algebra, against constant-step RKMK5 (the same Dormand–Prince weights) with the same number of steps; errors against RKMK6 with 8× more steps.".into()],
-        tables: vec![table],
-        figures: vec![svg],
-        summary: format!("adaptive more accurate in {wins} of {} cases", ns.len()),
     })
 }
 

@@ -3,6 +3,7 @@
 
 #[macro_use]
 pub mod stdout;
+pub mod compositions;
 pub mod convergence;
 pub mod experiments;
 pub mod heavy_top;
@@ -15,6 +16,8 @@ pub mod output;
 pub mod quadrotor;
 pub mod registry;
 pub mod report;
+pub mod ts2_preservation;
+pub mod variable_step;
 pub mod work_precision;
 
 use std::path::{Path, PathBuf};
