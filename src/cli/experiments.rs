@@ -82,6 +82,11 @@ pub fn experiments() -> Vec<Experiment> {
             description: "error at T against wall time: rkmk54, rkmk-bs32, cf32, cf43 vs ode_solvers Dopri5/Dop853 (ambient) on the double spherical pendulum and the heavy top",
             run: super::work_precision::work_precision,
         },
+        Experiment {
+            id: "langevin",
+            description: "[SLG08, Per34] rigid-body Langevin dynamics: equipartition and Stokes–Einstein diffusion of a sphere and a Perrin spheroid against theory",
+            run: super::langevin::langevin,
+        },
     ]
 }
 

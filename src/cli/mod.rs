@@ -5,6 +5,7 @@
 pub mod stdout;
 pub mod experiments;
 pub mod heavy_top;
+pub mod langevin;
 pub mod methods;
 pub mod nonholonomic;
 pub mod output;
