@@ -19,7 +19,7 @@
 //! - [`RigidBody`] with [`NoPotential`] (free rigid body) or [`UniformGravity`] (heavy top;
 //!   [`RigidBody::heavy_top_bc10`] holds the data of \[BC10\]).
 //!
-//! All three methods are [`Stepper`](crate::Stepper)s for [`CotangentAction`], so the driver
+//! All these methods are [`Stepper`](crate::Stepper)s for [`CotangentAction`], so the driver
 //! [`integrate`](crate::integrate), [`measure_order`](crate::measure_order) and compositions
 //! work with them. They **ignore the vector field** passed to `step` (each holds its
 //! Hamiltonian or rigid body); pass [`HamiltonianVectorField`] of the same Hamiltonian to share
