@@ -1171,3 +1171,38 @@ fn cclmo22_experiments_run_quickly_and_write_their_files() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// `reproduce langevin --quick`: the report, both figures and the CSV are written, and the
+/// sphere's mean-square displacement at the end of the CSV is within 25 % of the exact
+/// Ornstein–Uhlenbeck value in the next column (200 bodies: a standard error of ~6 %).
+#[test]
+fn quick_langevin_reproduction() {
+    let dir = temp_dir("langevin");
+    let out = run(&[
+        "reproduce",
+        "langevin",
+        "--quick",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sub = dir.join("langevin");
+    assert!(sub.join("msd.svg").exists() && sub.join("orientation.svg").exists());
+    let csv = std::fs::read_to_string(sub.join("diffusion.csv")).unwrap();
+    let last: Vec<f64> = csv
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let (msd, theory) = (last[1], last[2]);
+    assert!((msd / theory - 1.0).abs() < 0.25, "{msd} vs {theory}");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("Perrin") && html.contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

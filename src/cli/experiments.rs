@@ -94,6 +94,11 @@ pub fn experiments() -> Vec<Experiment> {
             description: "[Yos90, Suz90, KL97, McL95] observed orders of the compositions (orders 4, 6, 8) of the variational integrator on the double spherical pendulum",
             run: super::compositions::compositions,
         },
+        Experiment {
+            id: "langevin",
+            description: "[SLG08, Per34] rigid-body Langevin dynamics: equipartition and Stokes–Einstein diffusion of a sphere and a Perrin spheroid against theory",
+            run: super::langevin::langevin,
+        },
     ]
 }
 

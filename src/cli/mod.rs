@@ -8,6 +8,7 @@ pub mod convergence;
 pub mod experiments;
 pub mod heavy_top;
 pub mod homogeneous_nh;
+pub mod langevin;
 pub mod llm09;
 pub mod llm09_kinetic_energy;
 pub mod methods;

@@ -21,7 +21,7 @@
 //! - [`HeavyTopLargerGroup`]: the heavy top as a canonical system with a quadratic Hamiltonian
 //!   on `T*SE(3)` [CCLMO22, §3.4.3]; with [`ThetaMethod`] it is the paper's "SLGIKK".
 //!
-//! All three methods are [`Stepper`](crate::Stepper)s for [`CotangentAction`], so the driver
+//! All these methods are [`Stepper`](crate::Stepper)s for [`CotangentAction`], so the driver
 //! [`integrate`](crate::integrate), [`measure_order`](crate::measure_order) and compositions
 //! work with them. They **ignore the vector field** passed to `step` (each holds its
 //! Hamiltonian or rigid body); pass [`HamiltonianVectorField`] of the same Hamiltonian to share

@@ -82,7 +82,7 @@ const SYM: [(usize, usize); 6] = [(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)
 /// use nalgebra::Vector3;
 /// use liegroup::So3;
 /// use schemes::symplectic::{CotangentPoint, RattleRotation, RigidBody};
-/// let body = RigidBody::free(Vector3::new(1.0, 2.0, 3.0)).unwrap();
+/// let body = RigidBody::free(Vector3::new(1.0, 2.0, 2.5)).unwrap();
 /// let mut rattle = RattleRotation::new(body).unwrap();
 /// let y0 = CotangentPoint::from_body(So3::identity(), Vector3::new(0.5, -1.0, 2.0));
 /// let s1 = rattle.advance_matrix(0.0, &rattle.lift(&y0), 0.1).unwrap();
