@@ -21,6 +21,51 @@ fn fmt_coef(x: f64) -> String {
     format!("{x:.16}")
 }
 
+/// The hand-written part of `docs/methods.md`: derived identifiers, the sources of the
+/// high-order coefficients and which methods have dense output.
+const VARIANTS_AND_SOURCES: &str = "
+## Derived identifiers (command line)
+
+The experiments program accepts two families of derived identifiers (`list` prints them all):
+
+- **`<id>-cayley`** for every explicit RKMK method above with the group's `dexp⁻¹` (kind
+  `Rkmk`: `rkmk2-cayley`, …, `rkmk4-cayley`, `rkmk54-cayley`, `rkmk-vern87-cayley`,
+  `rkmk853-cayley`): the same tableau in Cayley coordinates, `ψ = cay` with the exact
+  `dcay⁻¹` [MK99], [HLW06 IV.8.3], on quadratic groups (SO(3), SE(3) and their products and
+  powers: every model of the program). Same order; pairs keep their error estimate
+  (`MethodSpec::cayley_stepper`).
+- **`<id>-embedded`** for every pair (`rkmk-bs32`, `rkmk54`, `cf32`, `cf43`, `rkmk-tsit54`,
+  `rkmk-vern65`, `rkmk-vern76`, `rkmk-vern87`, `rkmk853`): the embedded solution run as the
+  method, of the embedded order, without error estimate (`MethodSpec::embedded_stepper`), for
+  order studies of the error estimators.
+
+## High-order pairs: coefficient sources, checks, dense output
+
+| id | tableau | stages | source of the coefficients |
+|---|---|---|---|
+| `rkmk-tsit54` | Tsitouras 5(4) | 7, FSAL | [Tsi11] (40-digit decimals as tabulated by Stone; first column `a_i1 = c_i − Σ_j a_ij` to 25 digits) |
+| `rkmk-vern65` | Verner 6(5) \"most efficient\" | 9, FSAL | [Ver10], [VerWeb] file RKV65.IIIXb.Efficient (nodes exact; other entries the shortest round-trip `f64` of the 40-digit values) |
+| `rkmk-vern76` | Verner 7(6) \"most efficient\" | 10 | [Ver10], [VerWeb] file RKV76.IIa.Efficient (rows 2–5 exact fractions, the rest 40 digits) |
+| `rkmk-vern87` | Verner 8(7) \"most efficient\" | 13 | [Ver10], [VerWeb] file RKV87.IIa.Efficient (40 digits) |
+| `rkmk853` | Dormand–Prince 8(5,3), DOP853 | 12 | [HNW93 II.10] and Hairer's DOP853 code (30 digits); embedded weights `b̂ = b − e` of its fifth-order estimate [PD81] |
+
+Every one is verified, not trusted: the order-condition checker (rooted trees to order 9,
+486 trees) confirms the stated order and embedded order of each and that both violate the
+next order; the row sums `c_i = Σ_j a_ij` hold to `4ε Σ_j |a_ij|` (`crates/schemes/tests/catalogue.rs`).
+Observed orders: `crates/schemes/tests/high_order.rs` (free rigid body, `Y' = hat(ω(t))Y`,
+and SO(3) without closed-form `dexp⁻¹`, where the Bernoulli series through `ad^{p−2}` keeps
+order `p` and through `ad^{p−3}` drops to `p − 1` for even `p`). Verner's pairs and
+Tsitouras' have small principal error coefficients: on smooth problems their main solutions
+often show slope `p + 1` down to round-off.
+
+**Dense output.** `rkmk54` (Shampine's quartic, order 4 [HNW93 II.6]) and `rkmk-tsit54`
+(Tsitouras' free quartic interpolant, order 4, no extra stage [Tsi11 §3]; checked at eight
+values of θ) have continuous extensions. Verner's interpolants and DOP853's seventh-order
+dense output need extra stages, which a `ButcherTableau` does not hold: `rkmk-vern65`,
+`rkmk-vern76`, `rkmk-vern87` and `rkmk853` have **no dense output** here (the driver then
+saves at step points only).
+";
+
 fn generate() -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -28,7 +73,7 @@ fn generate() -> String {
         "# Method catalogue\n\n<!-- Generated from schemes::methods::METHODS by tests/docs.rs; do not edit by hand. -->\n\n\
          Every method runs on every group and action. Identifiers are used by the experiments program\n\
          (`--method`) and by `schemes::methods::find`. Orders are checked by the order-condition\n\
-         checker (classical conditions to order 8) and measured on state-dependent problems with exact\n\
+         checker (classical conditions to order 9) and measured on state-dependent problems with exact\n\
          solutions by the convergence tests.\n"
     );
     let _ = writeln!(s, "| id | order | embedded | reference | description |");
@@ -44,6 +89,7 @@ fn generate() -> String {
             m.description
         );
     }
+    let _ = writeln!(s, "{}", VARIANTS_AND_SOURCES);
     let _ = writeln!(s, "\n## Coefficients\n");
     for m in METHODS {
         let _ = writeln!(s, "### `{}`\n", m.id);
