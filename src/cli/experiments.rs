@@ -210,6 +210,8 @@ fn free_rigid_body_orders(dir: &Path, quick: bool) -> Result<Section, CliError> 
         };
         let k = if quick { 5 } else { 7 };
         let steps: Vec<usize> = (0..k).map(|i| base << i).collect();
+        // High orders cross their asymptotic window in few doublings: insert midpoints.
+        let steps = schemes::dense_grid(&steps, m.order);
         rows.extend(FreeRigidBody.convergence_rows(&[MethodChoice::Registry(m)], &steps, 2.0)?);
     }
     let (table, svg) = convergence_outputs(
