@@ -16,7 +16,7 @@ use nalgebra::{RealField, Vector3};
 /// - **`act_exp`** applies Rodrigues' formula to `q` directly, without forming a matrix
 ///   \[HLW06, §IV.8.1\]: `exp(ξ̂) q = q + a ξ×q + b ξ×(ξ×q)` with `a = sin θ/θ`,
 ///   `b = (1 − cos θ)/θ²`, `θ = |ξ|`, from [`liegroup::angle::sinc_cosc`] (Taylor polynomials
-///   in θ² for `θ < 1/4`, so dual-number derivatives survive at `ξ = 0`; the values of
+///   in θ² for `θ < 1`, so dual-number derivatives survive at `ξ = 0`; the values of
 ///   [`So3::exp`](liegroup::LieGroup::exp)).
 /// - The action is transitive; [`TransitiveAction::transporter`](crate::TransitiveAction)
 ///   returns the minimal rotation ([`minimal_rotation`](crate::minimal_rotation)).

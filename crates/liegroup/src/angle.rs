@@ -68,9 +68,17 @@ use nalgebra::{RealField, Vector2};
 // Thresholds
 // ---------------------------------------------------------------------------------------------
 
-/// `θ²` below which `sin θ/θ` and `(1 − cos θ)/θ²` use their Taylor polynomials (`θ < 1/4`);
-/// also where `(θ − sin θ)/θ³` and `g₂` switch to their 6-term series.
+/// `θ²` below which `sin θ/θ`, `(1 − cos θ)/θ²`, `(θ − sin θ)/θ³` and `g₂` switch to their
+/// 6-term series (`θ < 1/4`).
 pub(crate) const SMALL_ANGLE_SQ: f64 = 1.0 / 16.0;
+
+/// `θ²` below which `sin θ/θ` and `(1 − cos θ)/θ²` use their 10-term Taylor polynomials
+/// (`θ < 1`; the first omitted terms, `θ²⁰/21!` and `θ²⁰/22!`, are below 2e-20), and above
+/// which their closed forms. Up to `θ = 1` the polynomial costs less than the `sin_cos` of the
+/// closed form, and the steps of adaptive runs on fast rotations (the heavy top of the
+/// work–precision race turns at `|Ω| ≈ 150 rad/s`, so `θ = h|Ω|` reaches 0.5) stay on it.
+/// Below `θ < 1/4` the first six terms suffice ([`SINC_SERIES_SMALL`]).
+pub(crate) const SINC_COSC_ANGLE_SQ: f64 = 1.0;
 
 /// `θ²` below which the functions whose closed forms cancel (`(θ − sin θ)/θ³`, `g₂`, `g₂′/θ`,
 /// `q₂`, `q₃`) use their Taylor polynomials (`θ < 2`).
@@ -87,25 +95,43 @@ pub(crate) const LOG_SERIES_SIN_SQ: f64 = 1.0 / 100.0;
 // Series
 // ---------------------------------------------------------------------------------------------
 
-/// `sin θ/θ = Σ (−1)ᵏ θ²ᵏ/(2k+1)!`, k = 0 … 5.
-pub(crate) const SINC_SERIES: [f64; 6] = [
+/// `sin θ/θ = Σ (−1)ᵏ θ²ᵏ/(2k+1)!`, k = 0 … 9 (the factorials are exact in `f64`, so each
+/// coefficient is the correctly rounded `1/(2k+1)!`).
+pub(crate) const SINC_SERIES: [f64; 10] = [
     1.0,
     -1.0 / 6.0,
     1.0 / 120.0,
     -1.0 / 5040.0,
     1.0 / 362880.0,
     -1.0 / 39916800.0,
+    1.0 / 6227020800.0,
+    -1.0 / 1307674368000.0,
+    1.0 / 355687428096000.0,
+    -1.0 / 121645100408832000.0,
 ];
 
-/// `(1 − cos θ)/θ² = Σ (−1)ᵏ θ²ᵏ/(2k+2)!`, k = 0 … 5.
-pub(crate) const COSC_SERIES: [f64; 6] = [
+/// The first 6 terms of [`SINC_SERIES`], for `θ² <` [`SMALL_ANGLE_SQ`] (first omitted term
+/// `θ¹²/13! < 3e-17`): one Estrin level shorter than the 10 terms, on the short steps of
+/// fixed-step runs.
+pub(crate) const SINC_SERIES_SMALL: [f64; 6] = series_prefix(&SINC_SERIES);
+
+/// `(1 − cos θ)/θ² = Σ (−1)ᵏ θ²ᵏ/(2k+2)!`, k = 0 … 9 (correctly rounded `1/(2k+2)!`).
+pub(crate) const COSC_SERIES: [f64; 10] = [
     1.0 / 2.0,
     -1.0 / 24.0,
     1.0 / 720.0,
     -1.0 / 40320.0,
     1.0 / 3628800.0,
     -1.0 / 479001600.0,
+    1.0 / 87178291200.0,
+    -1.0 / 20922789888000.0,
+    1.0 / 6402373705728000.0,
+    -1.0 / 2432902008176640000.0,
 ];
+
+/// The first 6 terms of [`COSC_SERIES`], for `θ² <` [`SMALL_ANGLE_SQ`] (first omitted term
+/// `θ¹²/14! < 2e-18`).
+pub(crate) const COSC_SERIES_SMALL: [f64; 6] = series_prefix(&COSC_SERIES);
 
 /// `(θ − sin θ)/θ³ = Σ (−1)ᵏ θ²ᵏ/(2k+3)!`, k = 0 … 10 (correctly rounded values of
 /// `1/(2k+3)!`).
@@ -393,21 +419,29 @@ impl<T: RealField + Copy> AngleFns<T> {
             closed(&h)
         }
     }
-    /// `sin θ/θ` (series for `θ < 1/4`).
+    /// `sin θ/θ` (6-term series for `θ < 1/4`, 10-term for `θ < 1`).
     #[inline(always)]
     pub fn sinc(&mut self) -> T {
-        self.pick(SMALL_ANGLE_SQ, &SINC_SERIES, closed::sinc)
+        if re(self.t2) < SMALL_ANGLE_SQ {
+            poly(&SINC_SERIES_SMALL, self.t2)
+        } else {
+            self.pick(SINC_COSC_ANGLE_SQ, &SINC_SERIES, closed::sinc)
+        }
     }
-    /// `(1 − cos θ)/θ²` (series for `θ < 1/4`).
+    /// `(1 − cos θ)/θ²` (6-term series for `θ < 1/4`, 10-term for `θ < 1`).
     #[inline(always)]
     pub fn cosc(&mut self) -> T {
-        self.pick(SMALL_ANGLE_SQ, &COSC_SERIES, closed::cosc)
+        if re(self.t2) < SMALL_ANGLE_SQ {
+            poly(&COSC_SERIES_SMALL, self.t2)
+        } else {
+            self.pick(SINC_COSC_ANGLE_SQ, &COSC_SERIES, closed::cosc)
+        }
     }
     /// `(sin θ/θ, (1 − cos θ)/θ²)`, bitwise the values of [`sinc`](Self::sinc) and
-    /// [`cosc`](Self::cosc); below `θ < 1/4` both series share one evaluation (two lanes).
+    /// [`cosc`](Self::cosc); below `θ < 1` both series share one evaluation (two lanes).
     #[inline(always)]
     pub fn sinc_cosc(&mut self) -> (T, T) {
-        if re(self.t2) < SMALL_ANGLE_SQ {
+        if re(self.t2) < SINC_COSC_ANGLE_SQ {
             sinc_cosc(self.t2)
         } else {
             let h = self.half();
@@ -448,8 +482,8 @@ impl<T: RealField + Copy> AngleFns<T> {
     }
 }
 
-/// `sin θ/θ` from `t2 = θ²`: `Σ (−1)ᵏ θ²ᵏ/(2k+1)!` (6 terms) for `θ < 1/4`, else
-/// `sin(θ/2) cos(θ/2)/(θ/2)`.
+/// `sin θ/θ` from `t2 = θ²`: `Σ (−1)ᵏ θ²ᵏ/(2k+1)!` (6 terms for `θ < 1/4`, 10 for
+/// `θ < 1`), else `sin(θ/2) cos(θ/2)/(θ/2)`.
 ///
 /// # Example
 /// ```
@@ -463,7 +497,8 @@ pub fn sinc<T: RealField + Copy>(t2: T) -> T {
     AngleFns::new(t2).sinc()
 }
 
-/// `(1 − cos θ)/θ²` from `t2 = θ²`: `Σ (−1)ᵏ θ²ᵏ/(2k+2)!` (6 terms) for `θ < 1/4`, else
+/// `(1 − cos θ)/θ²` from `t2 = θ²`: `Σ (−1)ᵏ θ²ᵏ/(2k+2)!` (6 terms for `θ < 1/4`, 10 for
+/// `θ < 1`), else
 /// `½ (sin(θ/2)/(θ/2))²` (no cancellation).
 ///
 /// # Example
@@ -480,7 +515,7 @@ pub fn cosc<T: RealField + Copy>(t2: T) -> T {
 
 /// `(sin θ/θ, (1 − cos θ)/θ²)` from `t2 = θ²`, the two coefficients of Rodrigues' formula
 /// `exp(û) = I + (sin θ/θ) û + ((1 − cos θ)/θ²) û²`; bitwise the values of [`sinc`] and
-/// [`cosc`], with one evaluation for both: below `θ < 1/4` the two series in one Estrin scheme
+/// [`cosc`], with one evaluation for both: below `θ < 1` the two series in one Estrin scheme
 /// on two-lane vectors (coefficient pairs; the same operations on each lane as each series on
 /// its own, so the same values), above it one `sin_cos` of `θ/2`.
 ///
@@ -499,14 +534,33 @@ pub fn cosc<T: RealField + Copy>(t2: T) -> T {
 #[must_use]
 pub fn sinc_cosc<T: RealField + Copy>(t2: T) -> (T, T) {
     if re(t2) < SMALL_ANGLE_SQ {
-        let pairs: [Vector2<T>; 6] =
-            core::array::from_fn(|k| Vector2::new(c::<T>(SINC_SERIES[k]), c::<T>(COSC_SERIES[k])));
+        // Estrin's scheme exactly as `poly` runs it for 6 coefficients.
+        let pairs: [Vector2<T>; 6] = core::array::from_fn(|k| {
+            Vector2::new(c::<T>(SINC_SERIES_SMALL[k]), c::<T>(COSC_SERIES_SMALL[k]))
+        });
         let t4 = t2 * t2;
         let l0 = pairs[0] + pairs[1] * t2;
         let l1 = pairs[2] + pairs[3] * t2;
         let l2 = pairs[4] + pairs[5] * t2;
         let m0 = l0 + l1 * t4;
         let r = m0 + l2 * (t4 * t4);
+        (r.x, r.y)
+    } else if re(t2) < SINC_COSC_ANGLE_SQ {
+        // Estrin's scheme exactly as `poly` runs it for 10 coefficients: pairs with θ², the
+        // five results paired with θ⁴, the three with θ⁸, the last two with θ¹⁶.
+        let pairs: [Vector2<T>; 10] =
+            core::array::from_fn(|k| Vector2::new(c::<T>(SINC_SERIES[k]), c::<T>(COSC_SERIES[k])));
+        let t4 = t2 * t2;
+        let t8 = t4 * t4;
+        let l0 = pairs[0] + pairs[1] * t2;
+        let l1 = pairs[2] + pairs[3] * t2;
+        let l2 = pairs[4] + pairs[5] * t2;
+        let l3 = pairs[6] + pairs[7] * t2;
+        let l4 = pairs[8] + pairs[9] * t2;
+        let m0 = l0 + l1 * t4;
+        let m1 = l2 + l3 * t4;
+        let r0 = m0 + m1 * t8;
+        let r = r0 + l4 * (t8 * t8);
         (r.x, r.y)
     } else {
         let mut f = AngleFns::new(t2);

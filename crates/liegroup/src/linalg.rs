@@ -71,10 +71,13 @@ pub fn max_abs<I: IntoIterator<Item = f64>>(values: I) -> f64 {
 }
 
 /// The root mean square `sqrt(1/N Σᵢ xᵢ²)` of the values pushed, accumulated without
-/// overflow or underflow: the sum of squares is kept as `scale² · ssq` with `scale = maxᵢ |xᵢ|`
-/// (the scaling of the reference BLAS `dnrm2`). So `rms = 1e200` is finite where
-/// `Σ xᵢ²` would overflow to ∞; the result is ∞ only when some `xᵢ` is ∞ and NaN when some
-/// `xᵢ` is NaN.
+/// overflow or underflow by Blue's three accumulators \[Blu78\]: values with
+/// `2⁻⁴⁸⁰ ≤ |xᵢ| ≤ 2⁴⁸⁰` add `xᵢ²` to the middle sum, larger ones `(2⁻⁶⁰⁰ xᵢ)²` to the big
+/// sum, smaller ones `(2⁶⁰⁰ xᵢ)²` to the small sum (powers of two: the scalings are exact).
+/// No division per value, and values of ordinary size (every error norm of a step that is
+/// not absurd) take one multiply–add. So `rms = 1e200` is finite where `Σ xᵢ²` would
+/// overflow to ∞; the result is ∞ only when some `xᵢ` is ∞ (or the RMS itself exceeds
+/// `f64::MAX`) and NaN when some `xᵢ` is NaN.
 ///
 /// Used for the weighted error norms of adaptive step-size control.
 ///
@@ -92,11 +95,22 @@ pub fn max_abs<I: IntoIterator<Item = f64>>(values: I) -> f64 {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Rms {
-    scale: f64,
-    ssq: f64,
+    small: f64,
+    mid: f64,
+    big: f64,
     n: usize,
     nan: bool,
 }
+
+/// `|x|` above which a value goes to the big sum (`2⁴⁸⁰`: `N` middle squares stay below
+/// `f64::MAX` for any `N < 2⁶³`).
+const RMS_BIG: f64 = f64::from_bits((1023 + 480) << 52);
+/// `|x|` below which a value goes to the small sum (`2⁻⁴⁸⁰`: middle squares are normal).
+const RMS_SMALL: f64 = f64::from_bits((1023 - 480) << 52);
+/// The scale of the big sum, `2⁻⁶⁰⁰` (its squares are at most `2⁸⁴⁸`).
+const RMS_DOWN: f64 = f64::from_bits((1023 - 600) << 52);
+/// The scale of the small sum, `2⁶⁰⁰` (a subnormal's square becomes normal).
+const RMS_UP: f64 = f64::from_bits((1023 + 600) << 52);
 
 impl Rms {
     /// Adds one value.
@@ -106,18 +120,15 @@ impl Rms {
         let a = x.abs();
         if a.is_nan() {
             self.nan = true;
-        } else if a > self.scale {
-            let r = self.scale / a;
-            // An infinite value makes the result infinite: scale = ∞, ssq = 1.
-            self.ssq = if a.is_infinite() {
-                1.0
-            } else {
-                1.0 + self.ssq * r * r
-            };
-            self.scale = a;
-        } else if a > 0.0 {
-            let r = a / self.scale;
-            self.ssq += r * r;
+        } else if a > RMS_BIG {
+            // ∞ makes the big sum (and the result) ∞.
+            let s = a * RMS_DOWN;
+            self.big += s * s;
+        } else if a < RMS_SMALL {
+            let s = a * RMS_UP;
+            self.small += s * s;
+        } else {
+            self.mid += a * a;
         }
     }
 
@@ -126,11 +137,19 @@ impl Rms {
     #[must_use]
     pub fn value(&self) -> f64 {
         if self.nan {
-            f64::NAN
-        } else if self.n == 0 || self.scale == 0.0 {
-            0.0
+            return f64::NAN;
+        }
+        if self.n == 0 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        if self.big > 0.0 {
+            // The middle sum, scaled down, can only matter in its last bits.
+            ((self.big + (self.mid * RMS_DOWN) * RMS_DOWN) / n).sqrt() / RMS_DOWN
+        } else if self.mid > 0.0 {
+            ((self.mid + (self.small / RMS_UP) / RMS_UP) / n).sqrt()
         } else {
-            self.scale * (self.ssq / self.n as f64).sqrt()
+            (self.small / n).sqrt() / RMS_UP
         }
     }
 }
@@ -355,6 +374,47 @@ mod tests {
     use num_dual::Dual64;
 
     const EPS: f64 = f64::EPSILON;
+
+    fn rms_of(values: &[f64]) -> f64 {
+        let mut r = Rms::default();
+        values.iter().for_each(|&x| r.push(x));
+        r.value()
+    }
+
+    /// Blue's accumulators against the plain formula wherever it neither over- nor
+    /// underflows, and against exact scalings by powers of two where it would: the RMS is
+    /// homogeneous, `rms(2ᵏ x) = 2ᵏ rms(x)`, so every range must give the same mantissa.
+    #[test]
+    fn rms_is_the_plain_formula_and_homogeneous_across_every_range() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for len in [1, 2, 3, 6, 12, 40] {
+            let x: Vec<f64> = (0..len).map(|_| rng.next() * 8.0).collect();
+            let plain = (x.iter().map(|v| v * v).sum::<f64>() / len as f64).sqrt();
+            let r = rms_of(&x);
+            assert!((r - plain).abs() <= 4.0 * EPS * plain, "{r} vs {plain}");
+            for k in [-1060, -900, -600, -481, -480, 0, 480, 481, 600, 900, 1015] {
+                // 2ᵏ exactly (also the subnormal 2⁻¹⁰⁶⁰, which `powi` would lose).
+                let scale = 2f64.powi(k / 2) * 2f64.powi(k - k / 2);
+                let scaled: Vec<f64> = x.iter().map(|v| v * scale).collect();
+                // Below 2⁻¹⁰²² the scaled values themselves lose bits (subnormals).
+                let tol = if k < -1000 { 1e-3 } else { 4.0 * EPS };
+                let got = rms_of(&scaled) / scale;
+                assert!((got - r).abs() <= tol * r, "k = {k}: {got} vs {r}");
+            }
+        }
+        // Mixed magnitudes: the huge value dominates, the rest is below its last bit.
+        let r = rms_of(&[1e300, 1.0, 1e-300, 0.0]);
+        assert!((r - 1e300 / 2.0).abs() <= 4.0 * EPS * r);
+        let r = rms_of(&[1e-300, 3e-300, 1.0]);
+        assert!((r - (1.0f64 / 3.0).sqrt()).abs() <= 4.0 * EPS);
+        assert_eq!(rms_of(&[f64::MAX, f64::MAX]), f64::MAX);
+        assert_eq!(rms_of(&[1.0, f64::INFINITY]), f64::INFINITY);
+        assert_eq!(rms_of(&[1.0, f64::NEG_INFINITY, 1e-310]), f64::INFINITY);
+        assert!(rms_of(&[f64::INFINITY, f64::NAN]).is_nan());
+        assert_eq!(rms_of(&[]), 0.0);
+        assert_eq!(rms_of(&[0.0, -0.0]), 0.0);
+        assert_eq!(rms_of(&[f64::from_bits(1)]), f64::from_bits(1));
+    }
 
     /// A xorshift generator of uniform numbers in `[-0.5, 0.5)` (reproducible, no dependency).
     struct Rng(u64);

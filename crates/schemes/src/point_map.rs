@@ -52,8 +52,8 @@ pub trait PointDistance<P>: Clone + core::fmt::Debug {
 /// The default distance: the weighted RMS norm of the difference of ambient coordinates,
 /// `sqrt(1/N Σᵢ ((y₁ᵢ − ŷ₁ᵢ)/(atol + rtol·max(|y₀ᵢ|, |y₁ᵢ|)))²)` \[HNW93, II.4, eq. (4.11)\].
 ///
-/// The sum of squares is scaled ([`liegroup::linalg::Rms`]): a large but finite error gives a
-/// large finite norm (a rejected step), not an overflow to ∞.
+/// The sum of squares is accumulated without overflow ([`liegroup::linalg::Rms`]): a large
+/// but finite error gives a large finite norm (a rejected step), not an overflow to ∞.
 ///
 /// The coordinates are visited through [`ManifoldPoint::zip_ambient3`]: nothing is allocated
 /// for points of up to 64 ambient coordinates, nor for tuples, arrays and `Vec`s of such

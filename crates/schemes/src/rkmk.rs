@@ -407,7 +407,7 @@ impl<A: ActionInPlace, M: PointMap<A>> Rkmk<A, M> {
 }
 
 /// The weighted RMS norm of `σ − σ̂` in algebra coordinates, each weighted by
-/// `atol + rtol·max(|σᵢ|, |σ̂ᵢ|)` (scaled, so it does not overflow: [`liegroup::linalg::Rms`]);
+/// `atol + rtol·max(|σᵢ|, |σ̂ᵢ|)` (accumulated without overflow: [`liegroup::linalg::Rms`]);
 /// `scratch` holds at least `2 dim σ` numbers.
 fn algebra_error<V: VectorSpace>(
     sigma: &V,

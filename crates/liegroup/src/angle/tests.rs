@@ -11,7 +11,7 @@ const EPS: f64 = f64::EPSILON;
 #[test]
 fn paired_sinc_cosc_equals_the_separate_evaluations_bitwise() {
     for i in 0..=400 {
-        let t2 = f64::from(i) * (0.3 / 400.0);
+        let t2 = f64::from(i) * (1.2 / 400.0);
         let (a, b) = sinc_cosc(t2);
         let mut f = AngleFns::new(t2);
         assert_eq!(a.to_bits(), f.sinc().to_bits(), "θ² = {t2}");
@@ -184,7 +184,7 @@ fn branches_agree_at_thresholds() {
     let tol = [4.0, 4.0, 8.0, 8.0, 64.0, 8.0, 16.0];
     for (j, &tol_j) in tol.iter().enumerate() {
         let thr = if j < 2 {
-            SMALL_ANGLE_SQ
+            SINC_COSC_ANGLE_SQ
         } else {
             CANCELLATION_ANGLE_SQ
         };
@@ -245,4 +245,25 @@ fn dual_derivatives_of_angle_functions_at_zero_are_exact() {
     assert_eq!(f.g2p().eps, G2P_SERIES[1]);
     assert_eq!(f.q2().eps, Q2_SERIES[1]);
     assert_eq!(f.q3().eps, Q3_SERIES[1]);
+}
+
+/// Over the whole range of the 10-term `sin θ/θ` and `(1 − cos θ)/θ²` polynomials
+/// (`θ < 1`), the series agree with the closed forms (which do not cancel there) to a few
+/// ulps; a wrong coefficient shows near `θ = 1` first (every term but the last two is above
+/// an ulp there; those two are kept for margin).
+#[test]
+fn sinc_cosc_series_match_the_closed_forms_over_their_range() {
+    for k in 1..=400 {
+        let t2 = SINC_COSC_ANGLE_SQ * f64::from(k) / 400.0;
+        let h = HalfAngle::new(t2);
+        let (s, c) = (poly(&SINC_SERIES, t2), poly(&COSC_SERIES, t2));
+        assert!(rel(s, closed::sinc(&h)) < 4.0 * EPS, "sinc at θ² = {t2}");
+        assert!(rel(c, closed::cosc(&h)) < 4.0 * EPS, "cosc at θ² = {t2}");
+        // The 6-term polynomials below θ = 1/4 against the 10-term ones.
+        let t2 = SMALL_ANGLE_SQ * f64::from(k) / 400.0;
+        let (s6, s10) = (poly(&SINC_SERIES_SMALL, t2), poly(&SINC_SERIES, t2));
+        assert!(rel(s6, s10) < 2.0 * EPS, "sinc small at θ² = {t2}");
+        let (c6, c10) = (poly(&COSC_SERIES_SMALL, t2), poly(&COSC_SERIES, t2));
+        assert!(rel(c6, c10) < 2.0 * EPS, "cosc small at θ² = {t2}");
+    }
 }
