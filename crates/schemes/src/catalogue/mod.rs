@@ -17,6 +17,7 @@ use crate::commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, Ex
 use crate::tableau::{ButcherTableau, ContinuousExtension, EmbeddedWeights};
 
 mod high_order;
+pub use crate::rkmk4_2c::RKMK4_TWO_COMMUTATORS;
 pub use high_order::{DOP853, TSIT54, VERN65, VERN76, VERN87};
 
 /// √3 correctly rounded to `f64` (`f64::sqrt` is not `const`).
