@@ -412,3 +412,76 @@ fn bad_input_is_a_typed_error() {
     ));
     assert!(OrderedForests::up_to(MAX_LIE_ORDER + 1).is_err());
 }
+
+/// All interleavings of the words `u` and `v` (with multiplicity).
+fn shuffles(u: &[usize], v: &[usize]) -> Vec<Vec<usize>> {
+    match (u.split_first(), v.split_first()) {
+        (None, _) => vec![v.to_vec()],
+        (_, None) => vec![u.to_vec()],
+        (Some((&a, u_rest)), Some((&b, v_rest))) => {
+            let mut out = Vec::new();
+            for mut w in shuffles(u_rest, v) {
+                w.insert(0, a);
+                out.push(w);
+            }
+            for mut w in shuffles(u, v_rest) {
+                w.insert(0, b);
+                out.push(w);
+            }
+            out
+        }
+    }
+}
+
+#[test]
+fn series_are_shuffle_characters() {
+    // The exact flow and every step are exponentials of Lie series in the trees (group-like),
+    // so their coefficients multiply by the shuffle of the forests' trees [MW08]:
+    // a(u)·a(v) = Σ_{w ∈ u ⧢ v} a(w). This is why only dim 𝔏_n (1, 1, 3, 8, 25, 75) of the
+    // C_n forest conditions of each order n are independent.
+    let checker = LieOrderChecker::new();
+    let forests = checker.forests();
+    let index: std::collections::HashMap<Vec<usize>, usize> = (0..forests.len())
+        .map(|w| (forests.trees(w).to_vec(), w))
+        .collect();
+    let mut series = vec![checker.exact_series(MAX_LIE_ORDER).unwrap()];
+    for s in COMMUTATOR_FREE {
+        series.push(
+            checker
+                .commutator_free_series(s, false, MAX_LIE_ORDER)
+                .unwrap(),
+        );
+    }
+    for a in &series {
+        for u in 1..forests.len() {
+            for v in 1..forests.len() {
+                if forests.order(u) + forests.order(v) > MAX_LIE_ORDER {
+                    continue;
+                }
+                let sum: f64 = shuffles(forests.trees(u), forests.trees(v))
+                    .iter()
+                    .map(|w| a[index[w]])
+                    .sum();
+                let scale = sum.abs().max(1.0);
+                assert!((sum - a[u] * a[v]).abs() <= 64.0 * f64::EPSILON * scale);
+            }
+        }
+    }
+    // dim 𝔏_n from the forest counts c_n = C_n of the enumeration: with
+    // s_n = n c_n − Σ_{0<k<n} s_k c_{n−k} (the coefficients of x·C'(x)/C(x)),
+    // Σ_{d | n} d·dim 𝔏_d = s_n.
+    let c: Vec<i64> = (0..=MAX_LIE_ORDER)
+        .map(|n| forests.of_order(n).len() as i64)
+        .collect();
+    let mut s = vec![0_i64; c.len()];
+    let mut dims = vec![0_i64; c.len()];
+    for n in 1..c.len() {
+        s[n] = n as i64 * c[n] - (1..n).map(|k| s[k] * c[n - k]).sum::<i64>();
+        let lower: i64 = (1..n)
+            .filter(|d| n % d == 0)
+            .map(|d| d as i64 * dims[d])
+            .sum();
+        dims[n] = (s[n] - lower) / n as i64;
+    }
+    assert_eq!(dims[1..], [1, 1, 3, 8, 25, 75]);
+}
