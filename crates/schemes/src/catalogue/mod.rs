@@ -6,7 +6,9 @@
 //! each tableau satisfies the conditions of its stated order and violates some of the next;
 //! embedded weights likewise at their order; the continuous extension of [`DOPRI54`] has order
 //! 4 at every θ; the abelian collapse of every commutator-free scheme satisfies the classical
-//! conditions of the stated order (necessary conditions only).
+//! conditions of the stated order (necessary conditions only), and every commutator-free,
+//! Crouch–Grossman and two-commutator scheme satisfies the Lie group conditions on ordered
+//! forests of [`crate::LieOrderChecker`] at its order and violates some of the next.
 //!
 //! Coefficients are written as in the literature, as fractions (`1.0 / 6.0`) where the
 //! literature gives fractions. Irrational coefficients (Gauss–Legendre) use [`SQRT_3`] and
