@@ -201,7 +201,10 @@ fn the_reversed_crouch_grossman_ordering_drops_an_order() {
 }
 
 /// Every coefficient of [`TwoCommutatorCoefficients`] (nodes excepted) with a handle to it.
-fn two_commutator_fields() -> Vec<(&'static str, fn(&mut TwoCommutatorCoefficients) -> &mut f64)> {
+/// A handle to one coefficient.
+type Field = fn(&mut TwoCommutatorCoefficients) -> &mut f64;
+
+fn two_commutator_fields() -> Vec<(&'static str, Field)> {
     vec![
         ("a21", |m| &mut m.a21),
         ("a32", |m| &mut m.a32),
@@ -247,14 +250,14 @@ fn lie_euler_has_order_exactly_one() {
         .commutator_free_series(&LIE_EULER, false, 4)
         .unwrap();
     let forests = checker.forests();
-    for w in 0..forests.len() {
+    for (w, &coefficient) in series.iter().enumerate() {
         let n = forests.order(w);
         let expected = if n == 0 || (n <= 4 && forests.notation(w) == "τ".repeat(n as usize)) {
             1.0 / (1..=n).product::<u32>() as f64
         } else {
             0.0
         };
-        assert_eq!(series[w], expected, "{}", forests.notation(w));
+        assert_eq!(coefficient, expected, "{}", forests.notation(w));
     }
 }
 
@@ -356,8 +359,8 @@ fn the_abelian_quotient_gives_butchers_conditions() {
                 .commutator_free_series(s, embedded, MAX_LIE_ORDER)
                 .unwrap();
             let phi = elementary_weights(&trees, &collapse.a, &b);
-            for t in 0..trees.len() {
-                let expected = phi[t] / trees.get(t).symmetry() as f64;
+            for (t, phi_t) in phi.iter().enumerate() {
+                let expected = phi_t / trees.get(t).symmetry() as f64;
                 let got = sum_over_orderings(&series, t);
                 assert!(
                     (got - expected).abs() <= 1e-14,

@@ -122,10 +122,9 @@ impl OrderedForests {
             }
             start.push(forests.len());
         }
-        for i in 0..forests.len() {
-            let trees = &forests[i].trees;
-            if let Some((_, head)) = trees.split_last() {
-                forests[i].prefix = index[head];
+        for forest in &mut forests {
+            if let Some((_, head)) = forest.trees.split_last() {
+                forest.prefix = index[head];
             }
         }
         let graft = (0..forests.len())
