@@ -109,7 +109,8 @@
 //! conditions of that tableau are *necessary* for the Lie group order (the Lie group order
 //! conditions include the classical ones \[OM99\], \[CMO03\]), so the tests run the
 //! [`crate::OrderChecker`] on it up to the stated order. They are not sufficient: CG3's
-//! collapse has classical order 3 too, but so do wrong orderings of its factors.
+//! collapse has classical order 3 too, but so do wrong orderings of its factors. The Lie group
+//! order itself is checked on ordered forests by [`crate::LieOrderChecker`] \[OM99, O06\].
 
 use crate::error::SchemeError;
 use crate::order_conditions::{MAX_TREE_ORDER, OrderChecker, OrderReport};

@@ -34,6 +34,10 @@
 //! - [`order_conditions`]: rooted trees up to order 9, densities γ(t), elementary weights
 //!   Φ(t) of any (possibly implicit) tableau, and [`OrderChecker`], which reports the largest
 //!   order whose conditions Φ(t) = 1/γ(t) hold and lists the violated ones.
+//! - [`lie_order_conditions`]: the Lie group order conditions on ordered rooted forests
+//!   (Lie–Butcher series) \[OM99, O06, MW08\], and [`LieOrderChecker`], which verifies
+//!   commutator-free, Crouch–Grossman, RKMK and two-commutator methods beyond their abelian
+//!   collapse.
 //!
 //! All data are `&'static` slices of `f64`: an engine can consume them without allocating.
 //!
@@ -73,7 +77,9 @@
 //! \[CO19\] Curry & Owren, Numer. Algorithms 82 (2019) · \[CCLMO22\] Celledoni, Çokaj, Leone,
 //! Murari & Owren, Int. J. Comput. Math. 99 (2022) · \[HNW93\] Hairer, Nørsett & Wanner,
 //! Solving ODEs I (2nd ed.) · \[HLW06\] Hairer, Lubich & Wanner, Geometric Numerical
-//! Integration · \[DP80\] Dormand & Prince, J. Comput. Appl. Math. 6 (1980).
+//! Integration · \[DP80\] Dormand & Prince, J. Comput. Appl. Math. 6 (1980) · \[MKO99\]
+//! Munthe-Kaas & Owren, Phil. Trans. A 357 (1999) · \[O06\] Owren, J. Phys. A 39 (2006) ·
+//! \[MW08\] Munthe-Kaas & Wright, Found. Comput. Math. 8 (2008).
 //!
 //! Keys added by this crate (classical methods):
 //! \[Eul68\] Euler, Institutionum calculi integralis (1768) · \[Run95\] Runge, Math. Ann. 46 (1895)
@@ -97,6 +103,7 @@ mod convergence;
 mod driver;
 mod error;
 mod implicit;
+pub mod lie_order_conditions;
 pub mod methods;
 pub mod nonholonomic;
 pub mod order_conditions;
@@ -123,13 +130,16 @@ pub use driver::{
 };
 pub use error::SchemeError;
 pub use implicit::{ImplicitOptions, ImplicitRkmk, StageSolver};
+pub use lie_order_conditions::{
+    LieOrderChecker, LieOrderReport, LieViolation, MAX_LIE_ORDER, OrderedForests,
+};
 pub use methods::{AnyStepper, MethodSpec};
 pub use order_conditions::{
     MAX_TREE_ORDER, OrderChecker, OrderReport, RootedTree, RootedTrees, Violation,
 };
 pub use point_map::{AmbientDistance, GroupLogDistance, PointDistance, PointMap};
 pub use rkmk::{LOCAL_STAGES, Rkmk};
-pub use rkmk4_2c::Rkmk4TwoCommutators;
+pub use rkmk4_2c::{RKMK4_TWO_COMMUTATORS, Rkmk4TwoCommutators, TwoCommutatorCoefficients};
 pub use stepper::{Algebra, Problem, Scalar, StepOutput, StepStats, Stepper, Tolerance};
 pub use tableau::{
     ButcherTableau, ContinuousExtension, EmbeddedWeights, OwnedTableau, StageMatrix,

@@ -6,6 +6,47 @@ use homogeneous::{ActionInPlace, LieVectorField};
 use liegroup::scalar::{c, re};
 use liegroup::{LieGroupInPlace, VectorSpace};
 
+/// The coefficients of an RKMK4-type method with two commutators, in the shape of
+/// [`Rkmk4TwoCommutators`] (`kᵢ = h f(t + cᵢh, Yᵢ)`, `Yᵢ = exp(uᵢ)·y₀`):
+///
+/// ```text
+///   u₁ = 0,   u₂ = a21 k₁,   u₃ = a32 k₂ + a32_bracket [k₁, k₂],   u₄ = a43 k₃,
+///   y₁ = exp(b₁k₁ + b₂k₂ + b₃k₃ + b₄k₄ + b_bracket [k₁, k₄])·y₀.
+/// ```
+///
+/// The engine [`Rkmk4TwoCommutators`] reads its coefficients from [`RKMK4_TWO_COMMUTATORS`];
+/// the Lie group order checker ([`crate::lie_order_conditions`]) reads the same constant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TwoCommutatorCoefficients {
+    /// The nodes `cᵢ` (consistent when `c = (0, a21, a32, a43)`).
+    pub c: [f64; 4],
+    /// The coefficient of `k₁` in `u₂`.
+    pub a21: f64,
+    /// The coefficient of `k₂` in `u₃`.
+    pub a32: f64,
+    /// The coefficient of the commutator `[k₁, k₂]` in `u₃`.
+    pub a32_bracket: f64,
+    /// The coefficient of `k₃` in `u₄`.
+    pub a43: f64,
+    /// The weights of `k₁ … k₄` in the update.
+    pub b: [f64; 4],
+    /// The coefficient of the commutator `[k₁, k₄]` in the update.
+    pub b_bracket: f64,
+}
+
+/// The fourth-order RKMK method with two commutators \[MKO99\], \[CCLMO22, §2.2\]:
+/// `u₂ = ½k₁`, `u₃ = ½k₂ − ⅛[k₁, k₂]`, `u₄ = k₃`,
+/// `y₁ = exp(⅙(k₁ + 2k₂ + 2k₃ + k₄ − ½[k₁, k₄]))·y₀`, nodes `c = (0, ½, ½, 1)`.
+pub const RKMK4_TWO_COMMUTATORS: TwoCommutatorCoefficients = TwoCommutatorCoefficients {
+    c: [0.0, 1.0 / 2.0, 1.0 / 2.0, 1.0],
+    a21: 1.0 / 2.0,
+    a32: 1.0 / 2.0,
+    a32_bracket: -1.0 / 8.0,
+    a43: 1.0,
+    b: [1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0],
+    b_bracket: -1.0 / 12.0,
+};
+
 /// The fourth-order RKMK method that needs only two commutators per step \[MKO99\],
 /// \[CCLMO22, §2.2\], with `kᵢ = h f(·)` and nodes `c = (0, ½, ½, 1)`:
 ///
@@ -98,38 +139,48 @@ fn run<A: ActionInPlace, F>(
 where
     F: LieVectorField<Scalar<A>, A::Point, Algebra<A>>,
 {
+    const K: TwoCommutatorCoefficients = RKMK4_TWO_COMMUTATORS;
     let Work { k, v, comm, stage } = w;
-    let half: Scalar<A> = c(0.5);
-    let times = [t, t + half * h, t + half * h, t + h];
+    let times = K.c.map(|ci| {
+        if ci == 0.0 {
+            t
+        } else {
+            t + c::<Scalar<A>>(ci) * h
+        }
+    });
     let eval = |i: usize, p: &A::Point, k: &mut Algebra<A>| {
         f.eval(times[i], p, k);
         k.scale_by(h);
     };
     eval(0, y, &mut k[0]);
     v.clone_from(&k[0]);
-    v.scale_by(half);
+    v.scale_by(c(K.a21));
     stage.clone_from(y);
     action.act_exp_assign(v, stage);
     eval(1, stage, &mut k[1]);
     <A::Group as LieGroupInPlace>::bracket_into(&k[0], &k[1], comm);
     v.clone_from(&k[1]);
-    v.scale_by(half);
-    v.add_scaled(c(-0.125), comm);
+    v.scale_by(c(K.a32));
+    v.add_scaled(c(K.a32_bracket), comm);
     stage.clone_from(y);
     action.act_exp_assign(v, stage);
     eval(2, stage, &mut k[2]);
     stage.clone_from(y);
-    action.act_exp_assign(&k[2], stage);
+    if K.a43 == 1.0 {
+        action.act_exp_assign(&k[2], stage);
+    } else {
+        v.clone_from(&k[2]);
+        v.scale_by(c(K.a43));
+        action.act_exp_assign(v, stage);
+    }
     eval(3, stage, &mut k[3]);
     <A::Group as LieGroupInPlace>::bracket_into(&k[0], &k[3], comm);
-    let sixth: Scalar<A> = c(1.0 / 6.0);
-    let third: Scalar<A> = c(2.0 / 6.0);
     v.set_combination(&[
-        (sixth, &k[0]),
-        (third, &k[1]),
-        (third, &k[2]),
-        (sixth, &k[3]),
-        (c(-1.0 / 12.0), &*comm),
+        (c(K.b[0]), &k[0]),
+        (c(K.b[1]), &k[1]),
+        (c(K.b[2]), &k[2]),
+        (c(K.b[3]), &k[3]),
+        (c(K.b_bracket), &*comm),
     ]);
     // Every kᵢ enters `v` with a non-zero weight: `v` is finite when they all are.
     if !v.all_finite() {

@@ -6,7 +6,9 @@
 //! each tableau satisfies the conditions of its stated order and violates some of the next;
 //! embedded weights likewise at their order; the continuous extension of [`DOPRI54`] has order
 //! 4 at every θ; the abelian collapse of every commutator-free scheme satisfies the classical
-//! conditions of the stated order (necessary conditions only).
+//! conditions of the stated order (necessary conditions only), and every commutator-free,
+//! Crouch–Grossman and two-commutator scheme satisfies the Lie group conditions on ordered
+//! forests of [`crate::LieOrderChecker`] at its order and violates some of the next.
 //!
 //! Coefficients are written as in the literature, as fractions (`1.0 / 6.0`) where the
 //! literature gives fractions. Irrational coefficients (Gauss–Legendre) use [`SQRT_3`] and
@@ -17,6 +19,7 @@ use crate::commutator_free::{Base, CfEmbedded, CfStage, CommutatorFreeScheme, Ex
 use crate::tableau::{ButcherTableau, ContinuousExtension, EmbeddedWeights};
 
 mod high_order;
+pub use crate::rkmk4_2c::RKMK4_TWO_COMMUTATORS;
 pub use high_order::{DOP853, TSIT54, VERN65, VERN76, VERN87};
 
 /// √3 correctly rounded to `f64` (`f64::sqrt` is not `const`).
