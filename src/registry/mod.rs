@@ -1,8 +1,28 @@
-//! The models the program knows, their presets, and generic simulation and convergence runs.
+//! The model registry: the models and presets of the experiments program by identifier, every
+//! method of the catalogue by identifier (compositions included, [`methods`]), simulations
+//! with their statistics ([`RunSpec`], [`RunResult`]), and convergence and tolerance studies.
+//!
+//! Enabled by the cargo feature `registry` (which the feature `cli`, the experiments program,
+//! turns on).
+//!
+//! ```
+//! use lie_integrators::registry::{RunSpec, find_model, methods::MethodChoice};
+//! use lie_integrators::schemes::StepSize;
+//!
+//! let model = find_model("free-rigid-body")?;
+//! let method = MethodChoice::parse("rkmk4")?;
+//! let r = model.simulate_with("s2", &method, &RunSpec::new(StepSize::Fixed(0.01), 1.0))?;
+//! assert_eq!(r.steps, 100);
+//! assert!(r.max_unit_length_error < 1e-12);
+//! # Ok::<(), lie_integrators::registry::Error>(())
+//! ```
 
-use super::CliError;
-use super::methods::{MethodChoice, TsAction};
+mod error;
+pub mod methods;
+
+pub use error::{Error, num, one_line, shorten_numbers};
 use homogeneous::{RotationAction, Sphere2, TangentSphere2, TangentSphereAction};
+use methods::{MethodChoice, TsAction};
 use models::{
     CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones, LieField,
     NFoldPendulum, SphereModel, SphereNBody, SphereState, Symmetry,
@@ -151,9 +171,9 @@ pub fn scheme_message(e: &SchemeError) -> String {
         SchemeError::NonFinite { what, t } if *what == "vector field" => format!(
             "non-finite value in a stage of the step at t = {} (the vector field at a stage point: \
              the stage point or the field value is not finite; a smaller step may help)",
-            super::num(*t)
+            num(*t)
         ),
-        other => super::shorten_numbers(&other.to_string()),
+        other => shorten_numbers(&other.to_string()),
     }
 }
 
@@ -229,7 +249,7 @@ pub struct RunResult {
 }
 
 /// What the registry needs from a model.
-pub trait CliModel: Sync {
+pub trait Model: Sync {
     /// Stable kebab-case identifier.
     fn id(&self) -> &'static str;
     /// One line of description with the reference.
@@ -245,17 +265,16 @@ pub trait CliModel: Sync {
         preset: &str,
         method: &MethodChoice,
         spec: &RunSpec,
-    ) -> Result<RunResult, CliError>;
-    /// Simulate from 0 to `t_end`; a failed run is an error. (No experiment calls it at the
-    /// moment; kept as the plain form of [`simulate_with`](Self::simulate_with).)
-    #[allow(dead_code)]
+    ) -> Result<RunResult, Error>;
+    /// Simulate from 0 to `t_end`; a failed or interrupted run is an error (the plain form of
+    /// [`simulate_with`](Self::simulate_with)).
     fn simulate(
         &self,
         preset: &str,
         method: &MethodChoice,
         step: &StepSize,
         t_end: f64,
-    ) -> Result<RunResult, CliError> {
+    ) -> Result<RunResult, Error> {
         let r = self.simulate_with(preset, method, &RunSpec::new(step.clone(), t_end))?;
         r.into_completed()
     }
@@ -266,7 +285,7 @@ pub trait CliModel: Sync {
         methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
-    ) -> Result<Vec<ConvergenceRow>, CliError>;
+    ) -> Result<Vec<ConvergenceRow>, Error>;
     /// Tolerance proportionality of adaptive pairs: error at `t_end` against `rtol = atol =
     /// tol` for each tolerance (`schemes::measure_tolerance_order`), against the exact
     /// solution or a fine reference run. Models without it return a usage error.
@@ -276,9 +295,9 @@ pub trait CliModel: Sync {
         methods: &[MethodChoice],
         tolerances: &[f64],
         t_end: f64,
-    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+    ) -> Result<Vec<schemes::ToleranceRow>, Error> {
         let _ = (preset, methods, tolerances, t_end);
-        Err(CliError::Usage(format!(
+        Err(Error::Usage(format!(
             "model '{}' has no tolerance study (convergence --adaptive)",
             self.id()
         )))
@@ -286,7 +305,7 @@ pub trait CliModel: Sync {
 }
 
 /// Every model of the program.
-pub fn models() -> Vec<Box<dyn CliModel>> {
+pub fn models() -> Vec<Box<dyn Model>> {
     vec![
         Box::new(FreeRigidBody),
         Box::new(SphereEntry {
@@ -333,7 +352,7 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
                     .and_then(|s| s.parse::<usize>().ok())
                     .filter(|n| (1..=200).contains(n))
                     .ok_or_else(|| {
-                        CliError::Usage(format!(
+                        Error::Usage(format!(
                             "unknown preset '{preset}' (use convergence or chain-N)"
                         ))
                     })?;
@@ -430,16 +449,16 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
 }
 
 /// Look a model up.
-pub fn find_model(id: &str) -> Result<Box<dyn CliModel>, CliError> {
+pub fn find_model(id: &str) -> Result<Box<dyn Model>, Error> {
     let all = models();
     let names: Vec<&str> = all.iter().map(|m| m.id()).collect();
     let known = names.join(", ");
     all.into_iter()
         .find(|m| m.id() == id)
-        .ok_or_else(|| CliError::Usage(format!("unknown model '{id}'; known: {known}")))
+        .ok_or_else(|| Error::Usage(format!("unknown model '{id}'; known: {known}")))
 }
 
-fn check_preset(model: &dyn CliModel, preset: &str) -> Result<(), CliError> {
+fn check_preset(model: &dyn Model, preset: &str) -> Result<(), Error> {
     let presets = model.presets();
     let ok = presets.iter().any(|(p, _)| {
         p == preset || (p.ends_with("-N") && preset.starts_with(p.trim_end_matches('N')))
@@ -448,7 +467,7 @@ fn check_preset(model: &dyn CliModel, preset: &str) -> Result<(), CliError> {
         Ok(())
     } else {
         let names: Vec<&str> = presets.iter().map(|(p, _)| p.as_str()).collect();
-        Err(CliError::Usage(format!(
+        Err(Error::Usage(format!(
             "unknown preset '{preset}' for {}; known: {}",
             model.id(),
             names.join(", ")
@@ -486,15 +505,15 @@ impl RunResult {
     /// The result of a completed run, or the failure as an error.
     ///
     /// # Errors
-    /// [`CliError::Integration`] for a failed or interrupted run.
-    pub fn into_completed(self) -> Result<Self, CliError> {
+    /// [`Error::Integration`] for a failed or interrupted run.
+    pub fn into_completed(self) -> Result<Self, Error> {
         match &self.outcome {
             Outcome::Completed => Ok(self),
-            Outcome::Interrupted => Err(CliError::Integration(format!(
+            Outcome::Interrupted => Err(Error::Integration(format!(
                 "{}: {INTERRUPTED}",
                 self.method
             ))),
-            Outcome::Failed(m) => Err(CliError::Integration(m.clone())),
+            Outcome::Failed(m) => Err(Error::Integration(m.clone())),
         }
     }
 }
@@ -535,7 +554,7 @@ fn record<A, F, S>(
     state_names: Vec<String>,
     ambient: impl Fn(&A::Point) -> Vec<f64>,
     observe: impl Fn(&A::Point) -> Observation,
-) -> Result<RunResult, CliError>
+) -> Result<RunResult, Error>
 where
     A: homogeneous::ActionInPlace<
             Group: liegroup::LieGroup<Scalar = f64>,
@@ -631,7 +650,7 @@ where
             };
             if last.is_none() {
                 // Nothing was computed (the input was refused): no partial result.
-                return Err(CliError::Integration(match outcome {
+                return Err(Error::Integration(match outcome {
                     Outcome::Failed(m) => m,
                     _ => format!("{method_name}: {INTERRUPTED}"),
                 }));
@@ -640,7 +659,7 @@ where
         }
     };
     let Some((t_final, y_final)) = last else {
-        return Err(CliError::Integration(format!(
+        return Err(Error::Integration(format!(
             "{method_name}: the integration returned no point"
         )));
     };

@@ -38,7 +38,7 @@ impl FreeRigidBody {
     }
 }
 
-impl CliModel for FreeRigidBody {
+impl Model for FreeRigidBody {
     fn id(&self) -> &'static str {
         "free-rigid-body"
     }
@@ -64,7 +64,7 @@ impl CliModel for FreeRigidBody {
         preset: &str,
         method: &MethodChoice,
         spec: &RunSpec,
-    ) -> Result<RunResult, CliError> {
+    ) -> Result<RunResult, Error> {
         check_preset(self, preset)?;
         let inertia = Vector3::from(Self::INERTIA);
         let energy = move |m: &Vector3<f64>| 0.5 * m.component_div(&inertia).dot(m);
@@ -73,7 +73,7 @@ impl CliModel for FreeRigidBody {
             preset,
             method.generic::<RotationAction>()?,
             &Self::problem(),
-            Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?,
+            Sphere2::try_new(Self::m0()).map_err(|e| Error::Usage(e.to_string()))?,
             spec,
             vec!["m1".into(), "m2".into(), "m3".into()],
             |p: &Sphere2| p.q().as_slice().to_vec(),
@@ -91,10 +91,10 @@ impl CliModel for FreeRigidBody {
         methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
-    ) -> Result<Vec<ConvergenceRow>, CliError> {
+    ) -> Result<Vec<ConvergenceRow>, Error> {
         check_preset(self, preset)?;
         let problem = Self::problem();
-        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?;
+        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| Error::Usage(e.to_string()))?;
         let reference = Sphere2::new_unchecked(Self::exact(t_end));
         methods
             .iter()
@@ -111,7 +111,7 @@ impl CliModel for FreeRigidBody {
                     |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
                     1e-13,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
@@ -121,10 +121,10 @@ impl CliModel for FreeRigidBody {
         methods: &[MethodChoice],
         tolerances: &[f64],
         t_end: f64,
-    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+    ) -> Result<Vec<schemes::ToleranceRow>, Error> {
         check_preset(self, preset)?;
         let problem = Self::problem();
-        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?;
+        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| Error::Usage(e.to_string()))?;
         let reference = Sphere2::new_unchecked(Self::exact(t_end));
         methods
             .iter()
@@ -141,7 +141,7 @@ impl CliModel for FreeRigidBody {
                     |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
                     1e-13,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
@@ -150,7 +150,7 @@ impl CliModel for FreeRigidBody {
 // ---------------------------------------------------------------------------------------------
 // Lagrangian systems on (S²)ⁿ.
 
-type Build<M> = fn(&str) -> Result<(M, SphereState), CliError>;
+type Build<M> = fn(&str) -> Result<(M, SphereState), Error>;
 
 /// A model on (TS²)ⁿ from the `models` crate, integrated as a Lie group problem under SE(3)ⁿ.
 pub struct SphereEntry<M> {
@@ -192,7 +192,7 @@ pub fn simulate_sphere<M: SphereModel>(
     method: &MethodChoice,
     step: &StepSize,
     t_end: f64,
-) -> Result<RunResult, CliError> {
+) -> Result<RunResult, Error> {
     let spec = RunSpec::new(step.clone(), t_end);
     simulate_sphere_with(id, preset, model, x0, method, &spec)?.into_completed()
 }
@@ -205,7 +205,7 @@ pub fn simulate_sphere_with<M: SphereModel>(
     x0: &SphereState,
     method: &MethodChoice,
     spec: &RunSpec,
-) -> Result<RunResult, CliError> {
+) -> Result<RunResult, Error> {
     let sys = model.system();
     let problem = Problem::new(
         TsAction::new(TangentSphereAction::new()),
@@ -240,7 +240,7 @@ pub fn simulate_sphere_with<M: SphereModel>(
     )
 }
 
-impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
+impl<M: SphereModel + Sync> Model for SphereEntry<M> {
     fn id(&self) -> &'static str {
         self.id
     }
@@ -261,7 +261,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
         preset: &str,
         method: &MethodChoice,
         spec: &RunSpec,
-    ) -> Result<RunResult, CliError> {
+    ) -> Result<RunResult, Error> {
         check_preset(self, preset)?;
         let (model, x0) = (self.build)(preset)?;
         simulate_sphere_with(self.id, preset, &model, &x0, method, spec)
@@ -272,7 +272,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
         methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
-    ) -> Result<Vec<ConvergenceRow>, CliError> {
+    ) -> Result<Vec<ConvergenceRow>, Error> {
         check_preset(self, preset)?;
         let (model, x0) = (self.build)(preset)?;
         let sys = model.system();
@@ -287,7 +287,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
             .checked_mul(REFERENCE_FACTOR)
             .filter(|&n| n <= STEP_BUDGET)
             .ok_or_else(|| {
-                CliError::Usage(format!(
+                Error::Usage(format!(
                     "--steps: the largest step count {finest} is above the limit of {MAX_CONVERGENCE_STEPS} (the reference run takes {REFERENCE_FACTOR}× the finest count, within the step budget of {STEP_BUDGET} steps)"
                 ))
             })?;
@@ -300,7 +300,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
             t_end,
             &Options::count(n_ref).save_final(),
         )
-        .map_err(|f| CliError::Integration(format!("reference run: {f}")))?
+        .map_err(|f| Error::Integration(format!("reference run: {f}")))?
         .last()
         .1
         .clone();
@@ -317,7 +317,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
                 schemes::measure_order(
                     &problem, &mut s, 0.0, &y0, t_end, &reference, steps, dist, 1e-11,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
@@ -327,7 +327,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
         methods: &[MethodChoice],
         tolerances: &[f64],
         t_end: f64,
-    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+    ) -> Result<Vec<schemes::ToleranceRow>, Error> {
         check_preset(self, preset)?;
         let (model, x0) = (self.build)(preset)?;
         let sys = model.system();
@@ -348,7 +348,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
             t_end,
             &Options::count(n_ref).save_final(),
         )
-        .map_err(|f| CliError::Integration(format!("reference run: {f}")))?
+        .map_err(|f| Error::Integration(format!("reference run: {f}")))?
         .last()
         .1
         .clone();
@@ -365,7 +365,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
                 schemes::measure_tolerance_order(
                     &problem, &mut s, 0.0, &y0, t_end, &reference, tolerances, dist, 1e-11,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
