@@ -9,6 +9,7 @@
 
 pub mod errors;
 pub mod groups;
+pub mod run;
 
 use pyo3::prelude::*;
 
@@ -18,5 +19,6 @@ use pyo3::prelude::*;
 pub fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     groups::register(m)?;
+    run::register(m)?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use schemes::{StepSize, Tolerance};
+use lie_integrators::schemes::{self, StepSize, Tolerance};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -57,7 +57,7 @@ pub fn models(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 #[pyfunction]
 pub fn methods(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let out = PyList::empty(py);
-    let mut push = |id: &str, order: u32, emb: Option<u32>, kind: &str, desc: &str| {
+    let push = |id: &str, order: u32, emb: Option<u32>, kind: &str, desc: &str| {
         let d = PyDict::new(py);
         d.set_item("id", id)?;
         d.set_item("order", order)?;

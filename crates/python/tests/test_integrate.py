@@ -118,12 +118,11 @@ def test_models_and_methods_are_listed() -> None:
     assert "rkmk4-cayley" in ids and "llm-implicit" in ids
     comps = {c.id: c for c in li.compositions()}
     assert "yoshida4" in comps and comps["yoshida4"].order == 4
-    # Every listed method runs (one step on the free rigid body, or on the pendulum for the
-    # variational integrators).
+    # Every listed Lie-group method runs (one step on the free rigid body).
     for m in ids.values():
-        model = "double-spherical-pendulum" if m.kind == "variational" else "free-rigid-body"
-        r = li.integrate(model, m.id, (0.0, 0.01), steps=1)
-        assert r.steps == 1
+        if m.kind != "variational":
+            assert li.integrate("free-rigid-body", m.id, (0.0, 0.01), steps=1).steps == 1
+    assert li.integrate("double-spherical-pendulum", "llm-implicit", (0.0, 0.01), steps=1).steps == 1
 
 
 @pytest.mark.parametrize(
@@ -132,10 +131,7 @@ def test_models_and_methods_are_listed() -> None:
         (("no-such-model", "rk4"), {}, ["run", "no-such-model", "--method", "rk4"]),
         (("free-rigid-body", "no-such-method"), {}, ["run", "free-rigid-body", "--method", "no-such-method"]),
         (("free-rigid-body", "rkmk4"), {"preset": "nope"}, ["run", "free-rigid-body", "--method", "rkmk4", "--preset", "nope"]),
-        (("free-rigid-body", "rkmk4"), {"rtol": 1e-6, "atol": 1e-6}, ["run", "free-rigid-body", "--method", "rkmk4", "--rtol", "1e-6", "--atol", "1e-6"]),
-        (("free-rigid-body", "rkmk4"), {"h": -0.1}, ["run", "free-rigid-body", "--method", "rkmk4", "--h=-0.1"]),
-        (("free-rigid-body", "rkmk4"), {"t_span": (0.0, -1.0)}, ["run", "free-rigid-body", "--method", "rkmk4", "--t-end=-1"]),
-        (("free-rigid-body", "yoshida4+rkmk4"), {}, ["run", "free-rigid-body", "--method", "yoshida4+rkmk4"]),
+        (("free-rigid-body", "x+rkmk4"), {}, ["run", "free-rigid-body", "--method", "x+rkmk4"]),
     ],
 )
 def test_bad_input_raises_input_error_with_the_programs_message(cli, args, kw, flags) -> None:  # type: ignore[no-untyped-def]
@@ -148,19 +144,33 @@ def test_bad_input_raises_input_error_with_the_programs_message(cli, args, kw, f
     assert "\n" not in str(e.value)
 
 
-def test_conflicting_step_arguments_raise_input_error() -> None:
-    with pytest.raises(li.InputError):
-        li.integrate("free-rigid-body", "rkmk54", (0.0, 1.0), h=0.1, rtol=1e-6, atol=1e-6)
-    with pytest.raises(li.InputError):
-        li.integrate("free-rigid-body", "rkmk54", (0.0, 1.0), rtol=1e-6)
-    with pytest.raises(li.InputError):
-        li.integrate("free-rigid-body", "rkmk54", (0.0,))
+@pytest.mark.parametrize(
+    ("kw", "words"),
+    [
+        ({"rtol": 1e-6, "atol": 1e-6}, "no embedded error estimate"),
+        ({"h": -0.1}, "h must be positive"),
+        ({"h": float("nan")}, "h must be positive"),
+        ({"steps": 0}, "steps must be"),
+        ({"save_every": 0}, "save_every must be"),
+        ({"max_steps": 0}, "max_steps must be"),
+        ({"t_span": (0.0, -1.0)}, "t_end must be finite and after t0"),
+        ({"t_span": (0.0,)}, "t_span must be a pair"),
+        ({"h": 0.1, "rtol": 1e-6, "atol": 1e-6}, "give one of h, steps or rtol/atol"),
+        ({"rtol": 1e-6}, "rtol and atol go together"),
+    ],
+)
+def test_bad_run_options_raise_input_error(kw, words) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(li.InputError, match=words) as e:
+        li.integrate("free-rigid-body", "rkmk4", **kw)
+    assert isinstance(e.value, ValueError) and "\n" not in str(e.value)
 
 
 def test_a_failed_integration_raises_with_the_partial_result(cli) -> None:  # type: ignore[no-untyped-def]
-    code, _, err = cli("run", "free-rigid-body", "--method", "rkmk4", "--h", "0.01", "--t-end", "100", "--max-steps", "50")
+    code, _, err = cli(
+        "run", "free-rigid-body", "--method", "rkmk54", "--rtol", "1e-10", "--atol", "1e-10", "--t-end", "100", "--max-steps", "50"
+    )
     with pytest.raises(li.IntegrationError) as e:
-        li.integrate("free-rigid-body", "rkmk4", (0.0, 100.0), h=0.01, max_steps=50)
+        li.integrate("free-rigid-body", "rkmk54", (0.0, 100.0), rtol=1e-10, atol=1e-10, max_steps=50)
     assert isinstance(e.value, RuntimeError) and not isinstance(e.value, ValueError)
     assert code == 2 and err.strip() == f"error: {e.value}"
     r = e.value.result
@@ -197,7 +207,7 @@ def test_ctrl_c_interrupts_a_long_integration_with_the_partial_result() -> None:
         import lie_integrators as li
         print("started", flush=True)
         try:
-            li.integrate("free-rigid-body", "rkmk4", (0.0, 1e9), h=1e-4)
+            li.integrate("free-rigid-body", "rkmk4", (0.0, 900.0), h=1e-4)
         except KeyboardInterrupt as e:
             r = e.result
             print(type(e).__name__, r.outcome, r.steps, r.t_final, len(r.times), flush=True)
@@ -214,4 +224,4 @@ def test_ctrl_c_interrupts_a_long_integration_with_the_partial_result() -> None:
     assert p.returncode == 0, out
     name, outcome, steps, t_final, n = out.split()
     assert name == "IntegrationInterrupted" and outcome == "interrupted"
-    assert int(steps) > 0 and 0.0 < float(t_final) < 1e9 and int(n) > 0
+    assert int(steps) > 0 and 0.0 < float(t_final) < 900.0 and int(n) > 0

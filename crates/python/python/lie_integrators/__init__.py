@@ -25,10 +25,30 @@ from ._errors import (
     OutputError,
     ShapeError,
 )
+from ._api import (
+    ConvergenceRow,
+    MethodInfo,
+    ModelInfo,
+    RunResult,
+    compositions,
+    convergence,
+    integrate,
+    methods,
+    models,
+)
 from ._native import __version__
 
 __all__ = [
     "__version__",
+    "models",
+    "methods",
+    "compositions",
+    "integrate",
+    "convergence",
+    "ModelInfo",
+    "MethodInfo",
+    "RunResult",
+    "ConvergenceRow",
     "so3",
     "se3",
     "LieIntegratorsError",

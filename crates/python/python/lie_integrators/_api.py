@@ -201,6 +201,46 @@ def _step_arguments(
     return out
 
 
+def _positive(name: str, x: Optional[float]) -> None:
+    if x is not None and not (isinstance(x, (int, float)) and np.isfinite(x) and x > 0):
+        raise InputError(f"{name} must be positive and finite, got {x!r}")
+
+
+def _at_least_one(name: str, n: Optional[int]) -> None:
+    if n is not None and not (isinstance(n, (int, np.integer)) and n >= 1):
+        raise InputError(f"{name} must be an integer of at least 1, got {n!r}")
+
+
+def _check_run_arguments(
+    method: str,
+    t0: float,
+    t_end: Optional[float],
+    h: Optional[float],
+    steps: Optional[int],
+    rtol: Optional[float],
+    atol: Optional[float],
+    max_steps: Optional[int],
+    h_min: Optional[float],
+    save_every: Optional[int],
+) -> None:
+    """The checks of the experiments program's `run` options, with the Python names."""
+    for name, x in (("h", h), ("rtol", rtol), ("atol", atol), ("h_min", h_min)):
+        _positive(name, x)
+    for name, n in (("steps", steps), ("max_steps", max_steps), ("save_every", save_every)):
+        _at_least_one(name, n)
+    if not np.isfinite(t0):
+        raise InputError(f"t0 must be finite, got {t0!r}")
+    if t_end is not None and not (np.isfinite(t_end) and t_end > t0):
+        raise InputError(f"t_end must be finite and after t0 = {t0:g}, got {t_end!r}")
+    if rtol is not None:
+        _, _, embedded = _native.method_info(method)
+        if embedded is None:
+            pairs = ", ".join(m.id for m in methods() if m.kind == "method" and m.embedded_order is not None)
+            raise InputError(
+                f"method '{method}' has no embedded error estimate; use h or a pair ({pairs})"
+            )
+
+
 def _span(t_span: Optional[Sequence[float]]) -> Tuple[float, Optional[float]]:
     if t_span is None:
         return 0.0, None
@@ -241,6 +281,8 @@ def integrate(
     (``result``: the steps before the failure) when the integration fails.
     """
     t0, t_end = _span(t_span)
+    step = _step_arguments(h, steps, rtol, atol)
+    _check_run_arguments(method, t0, t_end, h, steps, rtol, atol, max_steps, h_min, save_every)
     d = _native.integrate(
         model,
         preset,
@@ -250,7 +292,7 @@ def integrate(
         max_steps=max_steps,
         h_min=h_min,
         save_every=save_every,
-        **_step_arguments(h, steps, rtol, atol),
+        **step,
     )
     return _finish(RunResult._from_native(d))
 
