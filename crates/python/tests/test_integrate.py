@@ -216,12 +216,29 @@ def test_ctrl_c_interrupts_a_long_integration_with_the_partial_result() -> None:
         """
     )
     p = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
-    assert p.stdout is not None
-    assert p.stdout.readline().strip() == "started"
-    time.sleep(0.5)
-    p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=60)
+    try:
+        assert p.stdout is not None
+        assert p.stdout.readline().strip() == "started"
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=60)
+    finally:
+        p.kill()
+        p.wait()
     assert p.returncode == 0, out
     name, outcome, steps, t_final, n = out.split()
     assert name == "IntegrationInterrupted" and outcome == "interrupted"
     assert int(steps) > 0 and 0.0 < float(t_final) < 900.0 and int(n) > 0
+
+
+def test_the_llm09_figure_of_the_docs_bounded_against_growing_energy_error() -> None:
+    """docs/python.md: the variational integrator's energy error stays bounded, RKMK4's grows
+    linearly in time (its running maximum doubles when the horizon doubles)."""
+    runs = {m: li.integrate("double-spherical-pendulum", m, (0.0, 200.0), h=0.05) for m in ("llm-implicit", "rkmk4")}
+    for method, r in runs.items():
+        n = len(r.times)
+        quarter, half, full = (r.energy_error[: n * k // 4].max() for k in (1, 2, 4))
+        if method == "llm-implicit":
+            assert full < 1.1 * quarter
+        else:
+            assert 1.8 < half / quarter < 2.2 and 1.8 < full / half < 2.2
