@@ -36,6 +36,7 @@ from ._api import (
     methods,
     models,
 )
+from ._ensemble import EnsembleResult, ensemble
 from ._native import __version__
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
     "compositions",
     "integrate",
     "convergence",
+    "ensemble",
+    "EnsembleResult",
     "ModelInfo",
     "MethodInfo",
     "RunResult",
