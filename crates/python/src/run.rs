@@ -5,11 +5,11 @@ use crate::errors::{ErrorKind, raise};
 use lie_integrators::registry::{
     self, Error, Outcome, Progress, RunResult, RunSpec, methods::MethodChoice,
 };
+use lie_integrators::schemes::{self, StepSize, Tolerance};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use lie_integrators::schemes::{self, StepSize, Tolerance};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
