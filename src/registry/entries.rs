@@ -31,7 +31,12 @@ impl FreeRigidBody {
     }
 
     fn problem() -> Problem<RotationAction, impl Fn(f64, &Sphere2) -> Vector3<f64>> {
-        let inertia = Vector3::from(Self::INERTIA);
+        Self::problem_with(Vector3::from(Self::INERTIA))
+    }
+
+    fn problem_with(
+        inertia: Vector3<f64>,
+    ) -> Problem<RotationAction, impl Fn(f64, &Sphere2) -> Vector3<f64>> {
         Problem::new(RotationAction::new(), move |_t: f64, m: &Sphere2| {
             -m.q().component_div(&inertia)
         })
@@ -51,6 +56,35 @@ impl Model for FreeRigidBody {
             "I = (1, 2, 3), m₀ = (cos 1.2, 0, sin 1.2)".into(),
         )]
     }
+    fn parameters(&self, preset: &str) -> Result<Vec<Parameter>, Error> {
+        check_preset(self, preset)?;
+        let [i1, i2, i3] = Self::INERTIA;
+        Ok(vec![
+            Parameter::positive(
+                "I1",
+                i1,
+                "principal moment of inertia about body axis 1 (kg·m²)",
+            ),
+            Parameter::positive(
+                "I2",
+                i2,
+                "principal moment of inertia about body axis 2 (kg·m²)",
+            ),
+            Parameter::positive(
+                "I3",
+                i3,
+                "principal moment of inertia about body axis 3 (kg·m²)",
+            ),
+        ])
+    }
+    fn state_names(&self, preset: &str) -> Result<Vec<String>, Error> {
+        check_preset(self, preset)?;
+        Ok(vec!["m1".into(), "m2".into(), "m3".into()])
+    }
+    fn initial_state(&self, preset: &str, params: &[(String, f64)]) -> Result<Vec<f64>, Error> {
+        resolve(self.id(), &self.parameters(preset)?, params)?;
+        Ok(Self::m0().as_slice().to_vec())
+    }
     fn defaults(&self, _preset: &str) -> Defaults {
         Defaults {
             t_end: 20.0,
@@ -65,17 +99,27 @@ impl Model for FreeRigidBody {
         method: &MethodChoice,
         spec: &RunSpec,
     ) -> Result<RunResult, Error> {
-        check_preset(self, preset)?;
-        let inertia = Vector3::from(Self::INERTIA);
+        let v = resolve(self.id(), &self.parameters(preset)?, &spec.params)?;
+        let inertia = Vector3::new(v[0], v[1], v[2]);
+        let names = self.state_names(preset)?;
+        let m0 = match &spec.initial_state {
+            None => Self::m0(),
+            Some(x) => {
+                check_shape(self.id(), &names, x)?;
+                let m = Vector3::new(x[0], x[1], x[2]);
+                check_unit(self.id(), "m", &m)?;
+                m
+            }
+        };
         let energy = move |m: &Vector3<f64>| 0.5 * m.component_div(&inertia).dot(m);
         record(
             self.id(),
             preset,
             method.generic::<RotationAction>()?,
-            &Self::problem(),
-            Sphere2::try_new(Self::m0()).map_err(|e| Error::Usage(e.to_string()))?,
+            &Self::problem_with(inertia),
+            Sphere2::try_new(m0).map_err(|e| Error::InitialState(e.to_string()))?,
             spec,
-            vec!["m1".into(), "m2".into(), "m3".into()],
+            names,
             |p: &Sphere2| p.q().as_slice().to_vec(),
             move |p: &Sphere2| Observation {
                 energy: energy(p.q()),
@@ -150,7 +194,9 @@ impl Model for FreeRigidBody {
 // ---------------------------------------------------------------------------------------------
 // Lagrangian systems on (S²)ⁿ.
 
-type Build<M> = fn(&str) -> Result<(M, SphereState), Error>;
+/// Build a preset's model and initial state from its parameter values (in the order of the
+/// preset's [`Parameter`] list).
+type Build<M> = fn(&str, &[f64]) -> Result<(M, SphereState), Error>;
 
 /// A model on (TS²)ⁿ from the `models` crate, integrated as a Lie group problem under SE(3)ⁿ.
 pub struct SphereEntry<M> {
@@ -158,7 +204,45 @@ pub struct SphereEntry<M> {
     pub(super) description: &'static str,
     pub(super) presets: &'static [(&'static str, &'static str)],
     pub(super) build: Build<M>,
+    pub(super) params: fn(&str) -> Result<Vec<Parameter>, Error>,
     pub(super) defaults: fn(&str) -> Defaults,
+}
+
+impl<M: SphereModel + Sync> SphereEntry<M> {
+    /// The model and initial state of a run: the preset with `overrides` applied, started at
+    /// `initial` (ambient coordinates) when given.
+    fn setup(
+        &self,
+        preset: &str,
+        overrides: &[(String, f64)],
+        initial: Option<&[f64]>,
+    ) -> Result<(M, SphereState), Error> {
+        let values = resolve(self.id, &self.parameters(preset)?, overrides)?;
+        let (model, x0) = (self.build)(preset, &values)?;
+        let x0 = match initial {
+            None => x0,
+            Some(x) => sphere_state(self.id, x0.bodies(), x)?,
+        };
+        Ok((model, x0))
+    }
+}
+
+/// A state of (TS²)ⁿ from ambient coordinates `(q₁, ω₁, q₂, ω₂, …)`, checked (length,
+/// finiteness, unit `qᵢ`, tangent `ωᵢ`), never projected.
+fn sphere_state(model: &str, n: usize, x: &[f64]) -> Result<SphereState, Error> {
+    check_shape(model, &ts_names(n), x)?;
+    let mut q = Vec::with_capacity(n);
+    let mut w = Vec::with_capacity(n);
+    for (i, c) in x.chunks_exact(6).enumerate() {
+        let qi = Vector3::new(c[0], c[1], c[2]);
+        let wi = Vector3::new(c[3], c[4], c[5]);
+        check_unit(model, &format!("q{}", i + 1), &qi)?;
+        check_tangent(model, &format!("w{} at q{}", i + 1, i + 1), &qi, &wi)?;
+        q.push(qi);
+        w.push(wi);
+    }
+    SphereState::try_new(q, w)
+        .map_err(|e| Error::InitialState(format!("initial state of {model}: {e}")))
 }
 
 fn ts_ambient(p: &Vec<TangentSphere2>) -> Vec<f64> {
@@ -256,14 +340,25 @@ impl<M: SphereModel + Sync> Model for SphereEntry<M> {
     fn defaults(&self, preset: &str) -> Defaults {
         (self.defaults)(preset)
     }
+    fn parameters(&self, preset: &str) -> Result<Vec<Parameter>, Error> {
+        check_preset(self, preset)?;
+        (self.params)(preset)
+    }
+    fn state_names(&self, preset: &str) -> Result<Vec<String>, Error> {
+        let (_, x0) = self.setup(preset, &[], None)?;
+        Ok(ts_names(x0.bodies()))
+    }
+    fn initial_state(&self, preset: &str, params: &[(String, f64)]) -> Result<Vec<f64>, Error> {
+        let (_, x0) = self.setup(preset, params, None)?;
+        Ok(ts_ambient(&x0.to_tangent_points()))
+    }
     fn simulate_with(
         &self,
         preset: &str,
         method: &MethodChoice,
         spec: &RunSpec,
     ) -> Result<RunResult, Error> {
-        check_preset(self, preset)?;
-        let (model, x0) = (self.build)(preset)?;
+        let (model, x0) = self.setup(preset, &spec.params, spec.initial_state.as_deref())?;
         simulate_sphere_with(self.id, preset, &model, &x0, method, spec)
     }
     fn convergence(
@@ -273,8 +368,7 @@ impl<M: SphereModel + Sync> Model for SphereEntry<M> {
         steps: &[usize],
         t_end: f64,
     ) -> Result<Vec<ConvergenceRow>, Error> {
-        check_preset(self, preset)?;
-        let (model, x0) = (self.build)(preset)?;
+        let (model, x0) = self.setup(preset, &[], None)?;
         let sys = model.system();
         let problem = Problem::new(
             TsAction::new(TangentSphereAction::new()),
@@ -328,8 +422,7 @@ impl<M: SphereModel + Sync> Model for SphereEntry<M> {
         tolerances: &[f64],
         t_end: f64,
     ) -> Result<Vec<schemes::ToleranceRow>, Error> {
-        check_preset(self, preset)?;
-        let (model, x0) = (self.build)(preset)?;
+        let (model, x0) = self.setup(preset, &[], None)?;
         let sys = model.system();
         let problem = Problem::new(
             TsAction::new(TangentSphereAction::new()),

@@ -12,6 +12,17 @@ pub enum Error {
     /// Bad input (unknown model, preset, method or parameter, h ≤ 0, a malformed initial
     /// state, malformed lists, …).
     Usage(String),
+    /// A model parameter override is unknown, given twice, not finite or out of range
+    /// ([`Parameter::check`](super::Parameter::check)).
+    Parameter {
+        /// The parameter's name as given.
+        name: String,
+        /// The one-line message (names the parameter and the model).
+        message: String,
+    },
+    /// An initial state has the wrong length, a non-finite entry, or is off the manifold
+    /// (beyond [`INITIAL_STATE_ULPS`](super::INITIAL_STATE_ULPS) epsilons).
+    InitialState(String),
     /// A file or folder cannot be read or written, or would be overwritten.
     Io(String),
     /// The integration failed.
@@ -36,9 +47,12 @@ impl Error {
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Usage(s) | Self::Io(s) | Self::Integration(s) | Self::Interrupted(s) => {
-                f.write_str(s)
-            }
+            Self::Usage(s)
+            | Self::Io(s)
+            | Self::Integration(s)
+            | Self::Interrupted(s)
+            | Self::InitialState(s)
+            | Self::Parameter { message: s, .. } => f.write_str(s),
             Self::BrokenPipe => f.write_str("standard output closed"),
         }
     }

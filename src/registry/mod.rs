@@ -19,15 +19,20 @@
 
 mod error;
 pub mod methods;
+mod params;
 
 pub use error::{Error, num, one_line, shorten_numbers};
 use homogeneous::{RotationAction, Sphere2, TangentSphere2, TangentSphereAction};
 use methods::{MethodChoice, TsAction};
 use models::{
-    CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones, LieField,
-    NFoldPendulum, SphereModel, SphereNBody, SphereState, Symmetry,
+    CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, GRAVITY, LennardJones,
+    LieField, NFoldPendulum, SphereModel, SphereNBody, SphereState, Symmetry,
 };
 use nalgebra::Vector3;
+pub use params::{
+    INITIAL_STATE_ULPS, MAX_INTEGER_PARAMETER, Parameter, check_shape, check_tangent, check_unit,
+    initial_state_tolerance, resolve,
+};
 use schemes::special::jacobi_sn_cn_dn;
 use schemes::{
     Algebra, ConvergenceRow, Options, Problem, Scalar, SchemeError, StepOutput, StepSize,
@@ -59,6 +64,12 @@ pub struct RunSpec {
     /// Told the fraction `(t − t₀)/(t_end − t₀)` of the span done, every
     /// [`PROGRESS_EVERY`] steps (the CLI's progress bar).
     pub progress: Option<Progress>,
+    /// Model parameter overrides `(name, value)` ([`Model::parameters`]); empty: the preset's
+    /// values.
+    pub params: Vec<(String, f64)>,
+    /// The initial state in the ambient coordinates of [`RunResult::state_names`]
+    /// ([`Model::state_names`]); `None`: the preset's. Checked, never projected.
+    pub initial_state: Option<Vec<f64>>,
 }
 
 /// How often (in accepted steps) a run reports its progress.
@@ -87,6 +98,8 @@ impl RunSpec {
             save_every: None,
             stop: None,
             progress: None,
+            params: Vec::new(),
+            initial_state: None,
         }
     }
 }
@@ -258,6 +271,24 @@ pub trait Model: Sync {
     fn presets(&self) -> Vec<(String, String)>;
     /// Defaults of a preset.
     fn defaults(&self, preset: &str) -> Defaults;
+    /// The named parameters of a preset with their preset values (empty for a model without
+    /// overridable parameters).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for an unknown preset.
+    fn parameters(&self, preset: &str) -> Result<Vec<Parameter>, Error>;
+    /// The names of the ambient state coordinates of a preset (those of
+    /// [`RunResult::state_names`] and of [`RunSpec::initial_state`]).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for an unknown preset.
+    fn state_names(&self, preset: &str) -> Result<Vec<String>, Error>;
+    /// The preset's initial state in ambient coordinates, with the parameter overrides
+    /// `params` applied (a seed may change it).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for an unknown preset, [`Error::Parameter`] for a bad override.
+    fn initial_state(&self, preset: &str, params: &[(String, f64)]) -> Result<Vec<f64>, Error>;
     /// Simulate with the options of `spec`. A run that fails or is interrupted after the first
     /// point is `Ok` with its [`Outcome`] and the steps up to then.
     fn simulate_with(
@@ -315,13 +346,22 @@ pub fn models() -> Vec<Box<dyn Model>> {
                 "llm09",
                 "the data of [LLM09, Ex. 1] as restored in docs/models.md (E₀ ≈ −270.22)",
             )],
-            build: |_| {
+            build: |_, v| {
                 Ok((
-                    DoubleSphericalPendulum::lee_leok_mcclamroch()
+                    DoubleSphericalPendulum::new(v[0], v[1], v[2], v[3], v[4])?
                         .as_chain()
                         .clone(),
                     DoubleSphericalPendulum::initial_state(),
                 ))
+            },
+            params: |_| {
+                Ok(vec![
+                    Parameter::positive("m1", 1.0, "mass of the first bob (kg)"),
+                    Parameter::positive("m2", 1.0, "mass of the second bob (kg)"),
+                    Parameter::positive("l1", GRAVITY, "length of the first link (m)"),
+                    Parameter::positive("l2", GRAVITY, "length of the second link (m)"),
+                    Parameter::non_negative("g", GRAVITY, "gravitational acceleration (m/s²)"),
+                ])
             },
             defaults: |_| Defaults {
                 t_end: 10.0,
@@ -343,20 +383,45 @@ pub fn models() -> Vec<Box<dyn Model>> {
                     "N = 2…20 links of length 5/N, unit masses, q = e₁, ω = 0 (variable-step study)",
                 ),
             ],
-            build: |preset| {
+            build: |preset, v| {
                 if preset == "convergence" {
-                    return Ok(NFoldPendulum::convergence_experiment(1));
+                    return Ok((
+                        NFoldPendulum::uniform(2, v[0], v[1], v[2])?,
+                        SphereState::random(2, 1.0, v[3] as u64),
+                    ));
                 }
-                let n = preset
-                    .strip_prefix("chain-")
-                    .and_then(|s| s.parse::<usize>().ok())
-                    .filter(|n| (1..=200).contains(n))
-                    .ok_or_else(|| {
-                        Error::Usage(format!(
-                            "unknown preset '{preset}' (use convergence or chain-N)"
-                        ))
-                    })?;
-                Ok(NFoldPendulum::variable_step_experiment(n)?)
+                let n = chain_links(preset)?;
+                let x0 = SphereState::try_new(vec![Vector3::x(); n], vec![Vector3::zeros(); n])?;
+                Ok((NFoldPendulum::uniform(n, v[0], v[1], v[2])?, x0))
+            },
+            params: |preset| {
+                let mut p = vec![Parameter::positive("m", 1.0, "mass of each link (kg)")];
+                if preset == "convergence" {
+                    p.push(Parameter::positive("L", 1.0, "length of each link (m)"));
+                    p.push(Parameter::non_negative(
+                        "g",
+                        GRAVITY,
+                        "gravitational acceleration (m/s²)",
+                    ));
+                    p.push(Parameter::seed(
+                        "seed",
+                        1.0,
+                        "seed of the random initial state (q uniform on S², ω normal and tangent)",
+                    ));
+                } else {
+                    let n = chain_links(preset)?;
+                    p.push(Parameter::positive(
+                        "L",
+                        5.0 / n as f64,
+                        "length of each link (m; total 5 m by default)",
+                    ));
+                    p.push(Parameter::non_negative(
+                        "g",
+                        GRAVITY,
+                        "gravitational acceleration (m/s²)",
+                    ));
+                }
+                Ok(p)
             },
             defaults: |preset| {
                 if preset == "convergence" {
@@ -380,9 +445,19 @@ pub fn models() -> Vec<Box<dyn Model>> {
             id: "sphere-nbody",
             description: "three bodies on a sphere with the Kozlov–Harin potential [LLM09 §4.2]",
             presets: &[("three-body", "a perturbed equilateral triangle")],
-            build: |_| {
-                let (m, x) = SphereNBody::three_body();
-                Ok((m, x))
+            build: |_, v| {
+                let (_, x) = SphereNBody::three_body();
+                Ok((SphereNBody::new(vec![v[0]; 3], v[1])?, x))
+            },
+            params: |_| {
+                Ok(vec![
+                    Parameter::positive("m", 1.0, "mass of each body (kg)"),
+                    Parameter::positive(
+                        "gamma",
+                        1.0,
+                        "strength γ of the Kozlov–Harin pair potential −γ cot θ (J)",
+                    ),
+                ])
             },
             defaults: |_| Defaults {
                 t_end: 10.0,
@@ -398,7 +473,8 @@ pub fn models() -> Vec<Box<dyn Model>> {
                 "four",
                 "the LLM09 layout (values chosen where digits were lost)",
             )],
-            build: |_| Ok(CoupledPendula::four_pendula()),
+            build: |_, _| Ok(CoupledPendula::four_pendula()),
+            params: |_| Ok(Vec::new()),
             defaults: |_| Defaults {
                 t_end: 10.0,
                 h: 0.001,
@@ -410,7 +486,23 @@ pub fn models() -> Vec<Box<dyn Model>> {
             id: "elastic-rod",
             description: "an elastic rod of 10 elements, clamped at the wall [LLM09 §4.4] (stiff)",
             presets: &[("llm09", "10 elements, bending stiffness 1000")],
-            build: |_| Ok(ElasticRod::lee_leok_mcclamroch()),
+            build: |_, v| {
+                let (_, x0) = ElasticRod::lee_leok_mcclamroch();
+                Ok((
+                    ElasticRod::uniform(10, 0.055, 1.1, v[0], v[1], Vector3::x())?,
+                    x0,
+                ))
+            },
+            params: |_| {
+                Ok(vec![
+                    Parameter::positive(
+                        "stiffness",
+                        1000.0,
+                        "spring constant κ of every joint, bending energy ½κ(1 − cos θ) (J)",
+                    ),
+                    Parameter::non_negative("g", GRAVITY, "gravitational acceleration (m/s²)"),
+                ])
+            },
             defaults: |_| Defaults {
                 t_end: 0.2,
                 h: 1e-5,
@@ -422,7 +514,8 @@ pub fn models() -> Vec<Box<dyn Model>> {
             id: "dipoles",
             description: "16 magnetic dipoles on a planar 4×4 grid [LLM09 §4.5]",
             presets: &[("grid-4x4", "one magnet displaced, the others at rest")],
-            build: |_| Ok(DipoleArray::grid_4x4()),
+            build: |_, _| Ok(DipoleArray::grid_4x4()),
+            params: |_| Ok(Vec::new()),
             defaults: |_| Defaults {
                 t_end: 10.0,
                 h: 0.001,
@@ -437,7 +530,8 @@ pub fn models() -> Vec<Box<dyn Model>> {
                 "icosphere-642",
                 "icosphere layout, two counter-rotating vortices",
             )],
-            build: |_| Ok(LennardJones::icosphere_642()),
+            build: |_, _| Ok(LennardJones::icosphere_642()),
+            params: |_| Ok(Vec::new()),
             defaults: |_| Defaults {
                 t_end: 0.5,
                 h: 0.005,
@@ -446,6 +540,19 @@ pub fn models() -> Vec<Box<dyn Model>> {
             },
         }),
     ]
+}
+
+/// The link count `N` of an `n-pendulum` preset `chain-N` (`1 ≤ N ≤ 200`).
+fn chain_links(preset: &str) -> Result<usize, Error> {
+    preset
+        .strip_prefix("chain-")
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|n| (1..=200).contains(n))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "unknown preset '{preset}' (use convergence or chain-N)"
+            ))
+        })
 }
 
 /// Look a model up.
