@@ -8,6 +8,12 @@ use pyo3::types::PyType;
 pub enum ErrorKind {
     /// Bad input: `InputError` (a `ValueError`).
     Input,
+    /// A model parameter that is unknown, given twice or out of range: `ParameterError` (an
+    /// `InputError`).
+    Parameter,
+    /// An initial state of the wrong length, not finite or off the manifold:
+    /// `InitialStateError` (an `InputError`).
+    InitialState,
     /// An array of the wrong shape: `ShapeError` (an `InputError`).
     Shape,
     /// A matrix that is not an element of the group: `NotInGroupError` (an `InputError`).
@@ -26,6 +32,8 @@ impl ErrorKind {
     pub const fn class_name(self) -> &'static str {
         match self {
             Self::Input => "InputError",
+            Self::Parameter => "ParameterError",
+            Self::InitialState => "InitialStateError",
             Self::Shape => "ShapeError",
             Self::NotInGroup => "NotInGroupError",
             Self::Integration => "IntegrationError",
@@ -52,17 +60,17 @@ pub fn raise(py: Python<'_>, kind: ErrorKind, message: String) -> PyErr {
     }
 }
 
-/// The exception of `kind` with `message` and the attribute `result` (a partial result, or
-/// `None`).
+/// The exception of `kind` with `message` and the attribute `attribute` set to `value`.
 pub fn raise_with<'py>(
     py: Python<'py>,
     kind: ErrorKind,
     message: String,
-    result: Bound<'py, PyAny>,
+    attribute: &str,
+    value: Bound<'py, PyAny>,
 ) -> PyErr {
     let made = class(py, kind).and_then(|cls| {
         let e = cls.call1((message,))?;
-        e.setattr("result", result)?;
+        e.setattr(attribute, value)?;
         Ok(PyErr::from_value(e))
     });
     made.unwrap_or_else(|e| e)

@@ -1,7 +1,7 @@
 //! Models, methods, `integrate` and the convergence tool: thin bindings of
 //! `lie_integrators::registry` (the registry of the experiments program).
 
-use crate::errors::{ErrorKind, raise};
+use crate::errors::{ErrorKind, raise, raise_with};
 use lie_integrators::registry::{
     self, Error, Outcome, Progress, RunResult, RunSpec, methods::MethodChoice,
 };
@@ -15,13 +15,19 @@ use std::sync::{Arc, Mutex};
 
 /// A registry error as the Python exception of its kind (the same one-line message).
 pub fn py_error(py: Python<'_>, e: &Error) -> PyErr {
+    let message = registry::one_line(&e.to_string());
     let kind = match e {
+        Error::Parameter { name, .. } => {
+            let name = pyo3::types::PyString::new(py, name).into_any();
+            return raise_with(py, ErrorKind::Parameter, message, "name", name);
+        }
+        Error::InitialState(_) => ErrorKind::InitialState,
         Error::Usage(_) => ErrorKind::Input,
         Error::Io(_) => ErrorKind::Io,
         Error::Interrupted(_) => ErrorKind::Interrupted,
         Error::Integration(_) | Error::BrokenPipe => ErrorKind::Integration,
     };
-    raise(py, kind, registry::one_line(&e.to_string()))
+    raise(py, kind, message)
 }
 
 /// Every model: a list of dicts `{id, description, presets: [(name, description)], defaults}`.
@@ -42,6 +48,24 @@ pub fn models(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
             e.set_item("h", x.h)?;
             e.set_item("convergence_t_end", x.conv_t_end)?;
             e.set_item("convergence_steps", x.conv_steps.to_vec())?;
+            // A preset family ("chain-N") has no parameters, state or start of its own: None.
+            let params = m.parameters(name).ok().map(|ps| {
+                ps.into_iter()
+                    .map(|p| {
+                        let q = PyDict::new(py);
+                        q.set_item("name", p.name)?;
+                        q.set_item("default", p.default)?;
+                        q.set_item("meaning", p.meaning)?;
+                        q.set_item("min", p.min)?;
+                        q.set_item("max", p.max)?;
+                        q.set_item("integer", p.integer)?;
+                        Ok(q)
+                    })
+                    .collect::<PyResult<Vec<_>>>()
+            });
+            e.set_item("parameters", params.transpose()?)?;
+            e.set_item("state_names", m.state_names(name).ok())?;
+            e.set_item("initial_state", m.initial_state(name, &[]).ok())?;
             defaults.set_item(name, e)?;
         }
         d.set_item("defaults", defaults)?;
@@ -163,7 +187,7 @@ fn step_size(
 /// One run of `model` (`preset`) with `method`; the GIL is released while it runs, and a
 /// pending signal (Ctrl-C) stops it after the current step (`outcome = "interrupted"`).
 #[pyfunction]
-#[pyo3(signature = (model, preset, method, t0=0.0, t_end=None, h=None, steps=None, tol=None, max_steps=None, h_min=None, save_every=None))]
+#[pyo3(signature = (model, preset, method, t0=0.0, t_end=None, h=None, steps=None, tol=None, max_steps=None, h_min=None, save_every=None, params=Vec::new(), initial_state=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn integrate<'py>(
     py: Python<'py>,
@@ -178,6 +202,8 @@ pub fn integrate<'py>(
     max_steps: Option<usize>,
     h_min: Option<f64>,
     save_every: Option<usize>,
+    params: Vec<(String, f64)>,
+    initial_state: Option<Vec<f64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let err = |e: Error| py_error(py, &e);
     let m = registry::find_model(model).map_err(err)?;
@@ -208,6 +234,8 @@ pub fn integrate<'py>(
         save_every,
         stop: Some(stop),
         progress: Some(progress),
+        params,
+        initial_state,
     };
     let result = py.detach(|| m.simulate_with(&preset, &choice, &spec));
     let pending = signal.lock().ok().and_then(|mut s| s.take());

@@ -39,6 +39,18 @@ CASES = [
         ["--h", "0.01", "--t-end", "0.5", "--save-every", "7"],
     ),
     (
+        "double-spherical-pendulum",
+        "rkmk4",
+        {"t_span": (0.0, 0.5), "h": 0.01, "l1": 4.9, "m2": 2.5},
+        ["--h", "0.01", "--t-end", "0.5", "--param", "l1=4.9", "--param", "m2=2.5"],
+    ),
+    (
+        "free-rigid-body",
+        "rkmk54",
+        {"t_span": (0.0, 3.0), "rtol": 1e-9, "atol": 1e-9, "I2": 2.5, "initial_state": [0.0, 0.6, 0.8]},
+        ["--rtol", "1e-9", "--atol", "1e-9", "--t-end", "3", "--param", "I2=2.5", "--initial-state", "0,0.6,0.8"],
+    ),
+    (
         "n-pendulum",
         "rkmk4-cayley",
         {"t_span": (0.25, 0.5), "h": 0.005, "preset": "chain-3"},

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _native
-from ._errors import InputError, IntegrationError, IntegrationInterrupted
+from ._errors import InputError, IntegrationError, IntegrationInterrupted, ShapeError
 
 __all__ = [
     "ModelInfo",
@@ -28,8 +28,11 @@ class ModelInfo:
     """A model of the experiments program.
 
     ``presets`` maps each preset name to its description (the first is the default);
-    ``defaults`` maps it to its default run settings (``t_end``, ``h``, ``convergence_t_end``,
-    ``convergence_steps``).
+    ``defaults`` maps it to its settings: ``t_end``, ``h``, ``convergence_t_end``,
+    ``convergence_steps``, ``parameters`` (a list of dicts ``name``, ``default``, ``meaning``,
+    ``min``, ``max``, ``integer``: the keyword arguments of :func:`integrate`),
+    ``state_names`` and ``initial_state`` (the preset's start in those coordinates); the last
+    three are ``None`` for a preset family such as ``chain-N`` (``N`` replaced by a number).
     """
 
     id: str
@@ -264,8 +267,15 @@ def integrate(
     preset: Optional[str] = None,
     max_steps: Optional[int] = None,
     h_min: Optional[float] = None,
+    initial_state: Optional[Any] = None,
+    **parameters: float,
 ) -> RunResult:
     """Integrate a model of the experiments program with a method, by identifiers.
+
+    Model parameters are keyword arguments by name (``I1=2.0``, ``l1=1.0``, ``g=9.81``; the
+    names, defaults and ranges are in :func:`models`); ``initial_state`` (shape ``(d,)``)
+    replaces the preset's start, in the ambient coordinates of ``state_names``: it must lie on
+    the manifold up to rounding (it is checked, never projected).
 
     ``t_span = (t0, t_end)`` (default: from 0 to the preset's final time). Steps: a fixed step
     ``h``, ``steps`` equal steps, or adaptive steps with tolerances ``rtol`` and ``atol`` (an
@@ -292,9 +302,30 @@ def integrate(
         max_steps=max_steps,
         h_min=h_min,
         save_every=save_every,
+        params=_parameters(parameters),
+        initial_state=_initial_state(initial_state),
         **step,
     )
     return _finish(RunResult._from_native(d))
+
+
+def _parameters(parameters: Mapping[str, Any]) -> List[Tuple[str, float]]:
+    out = []
+    for name, value in parameters.items():
+        try:
+            out.append((name, float(value)))
+        except (TypeError, ValueError):
+            raise InputError(f"parameter '{name}' must be a number, got {value!r}") from None
+    return out
+
+
+def _initial_state(x: Optional[Any]) -> Optional[List[float]]:
+    if x is None:
+        return None
+    a = np.asarray(x, dtype=np.float64)
+    if a.ndim != 1:
+        raise ShapeError(f"initial_state must have shape (d,), got {a.shape}")
+    return [float(v) for v in a]
 
 
 def _finish(r: RunResult) -> RunResult:

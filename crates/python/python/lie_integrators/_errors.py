@@ -13,6 +13,8 @@ from typing import Any
 __all__ = [
     "LieIntegratorsError",
     "InputError",
+    "ParameterError",
+    "InitialStateError",
     "ShapeError",
     "NotInGroupError",
     "IntegrationError",
@@ -28,6 +30,18 @@ class LieIntegratorsError(Exception):
 class InputError(LieIntegratorsError, ValueError):
     """Bad input: an unknown model, preset, method or parameter, a bad step, tolerance or
     initial state, a malformed ensemble specification."""
+
+
+class ParameterError(InputError):
+    """A model parameter that is unknown, given twice, not finite or out of its range;
+    ``name`` is the parameter's name."""
+
+    name: str = ""
+
+
+class InitialStateError(InputError):
+    """An initial state of the wrong length, not finite, or off the manifold (never projected
+    silently)."""
 
 
 class ShapeError(InputError):

@@ -39,6 +39,8 @@ def integrate(
     max_steps: Optional[int] = None,
     h_min: Optional[float] = None,
     save_every: Optional[int] = None,
+    params: List[Tuple[str, float]] = ...,
+    initial_state: Optional[List[float]] = None,
 ) -> Dict[str, Any]: ...
 def convergence(
     model: str,
