@@ -23,6 +23,8 @@ pub use models;
 pub use schemes;
 
 #[cfg(feature = "registry")]
+pub mod ensemble;
+#[cfg(feature = "registry")]
 pub mod registry;
 
 /// The tutorial `docs/tutorial-own-group.md`, compiled and run as doctests.

@@ -139,6 +139,34 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Run shard i of n of an ensemble spec (JSON); write DIR/shard-i-of-n.jsonl (one JSON line
+    /// per member). Shards hold members i, i+n, i+2n, …; a complete shard is skipped.
+    Ensemble {
+        /// The ensemble spec (JSON: model, preset, method, t0, t_end, h | rtol+atol, params,
+        /// members).
+        spec: PathBuf,
+        /// Which shard: i/n with 0 ≤ i < n.
+        #[arg(long, default_value = "0/1")]
+        shard: String,
+        /// Output folder of the shard files.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite a shard file that is not a complete shard of this spec.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Join the shard files of DIR in member order into one JSON-lines file (every member
+    /// exactly once, one spec).
+    Merge {
+        /// The folder of the shard files.
+        dir: PathBuf,
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite the merged file.
+        #[arg(long)]
+        force: bool,
+    },
     /// Reproduce the experiments of the papers (CSV, SVG, out/report.html).
     Reproduce {
         /// An experiment identifier or `all`.
@@ -288,6 +316,13 @@ fn dispatch(command: Command) -> Result<(), CliError> {
             out,
             force,
         } => reproduce(&experiment, quick, &out, force),
+        Command::Ensemble {
+            spec,
+            shard,
+            out,
+            force,
+        } => cli::ensemble::ensemble(&spec, &shard, &out, force),
+        Command::Merge { dir, out, force } => cli::ensemble::merge(&dir, &out, force),
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod stdout;
 pub mod compositions;
 pub mod convergence;
+pub mod ensemble;
 pub mod experiments;
 pub mod heavy_top;
 pub mod homogeneous_nh;
