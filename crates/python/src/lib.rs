@@ -7,6 +7,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod ensemble;
 pub mod errors;
 pub mod groups;
 pub mod run;
@@ -20,5 +21,6 @@ pub fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     groups::register(m)?;
     run::register(m)?;
+    ensemble::register(m)?;
     Ok(())
 }
