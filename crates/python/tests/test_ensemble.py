@@ -74,7 +74,7 @@ def test_bad_ensembles_raise_input_error() -> None:
 @pytest.fixture(scope="module")
 def client():  # type: ignore[no-untyped-def]
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
     ) as cluster, distributed.Client(cluster) as c:
         yield c
 
@@ -105,7 +105,7 @@ def test_a_worker_killed_mid_run_does_not_lose_a_member() -> None:
     opts = dict(initial_states=x, t_span=(0.0, 20.0), h=0.005)
     serial = li.ensemble(MODEL, METHOD, **opts)
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
     ) as cluster, distributed.Client(cluster) as client:
         pids = client.run(os.getpid)
         out: Dict[str, Any] = {}
