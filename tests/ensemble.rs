@@ -320,6 +320,10 @@ fn bad_specs_exit_2_with_one_line() {
             r#"{"model": "free-rigid-body", "method": "rkmk4", "members": [{"h": 1, "rtol": 1}]}"#,
             "rtol",
         ),
+        (
+            r#"{"model": "free-rigid-body", "method": "rkmk4", "params": {"I4": 1}, "members": [{}]}"#,
+            "unknown parameter 'I4'",
+        ),
     ];
     for (text, needle) in cases {
         let spec = write_spec(&dir, text);
