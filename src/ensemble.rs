@@ -256,6 +256,9 @@ impl EnsembleSpec {
             .transpose()?
             .unwrap_or(STEP_BUDGET);
         let params = params_of(obj.get("params"), "params")?;
+        // The spec-wide overrides hold for every member: a bad one is the spec's error.
+        crate::registry::resolve(&model_id, &model.parameters(&preset)?, &params)
+            .map_err(|e| usage(format!("spec: {e}")))?;
         let members = obj
             .get("members")
             .ok_or_else(|| usage("spec: 'members' is missing"))?

@@ -32,6 +32,11 @@ pub mod registry;
 #[doc = include_str!("../docs/tutorial-own-group.md")]
 pub struct TutorialOwnGroup;
 
+/// The registry and ensemble guide `docs/ensembles.md`, its Rust example run as a doctest.
+#[cfg(all(doctest, feature = "registry"))]
+#[doc = include_str!("../docs/ensembles.md")]
+pub struct Ensembles;
+
 /// The README's usage example, compiled and run as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
