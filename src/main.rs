@@ -87,6 +87,14 @@ enum Command {
         /// Preset (default: the model's first).
         #[arg(long)]
         preset: Option<String>,
+        /// Override a model parameter (repeatable; see `list`), e.g. `--param l1=4.9`.
+        #[arg(long = "param", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+        params: Vec<String>,
+        /// Initial state in the ambient coordinates of the output (`state_names`): a file of
+        /// numbers separated by commas, spaces or newlines, or the numbers inline
+        /// (`--initial-state 0,0.6,0.8`). Checked, never projected.
+        #[arg(long, value_name = "FILE|CSV", allow_hyphen_values = true)]
+        initial_state: Option<String>,
         /// Output folder for CSV, SVG and JSON files.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -128,6 +136,34 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Overwrite existing output files.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Run shard i of n of an ensemble spec (JSON); write DIR/shard-i-of-n.jsonl (one JSON line
+    /// per member). Shards hold members i, i+n, i+2n, …; a complete shard is skipped.
+    Ensemble {
+        /// The ensemble spec (JSON: model, preset, method, t0, t_end, h | rtol+atol, params,
+        /// members).
+        spec: PathBuf,
+        /// Which shard: i/n with 0 ≤ i < n.
+        #[arg(long, default_value = "0/1")]
+        shard: String,
+        /// Output folder of the shard files.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite a shard file that is not a complete shard of this spec.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Join the shard files of DIR in member order into one JSON-lines file (every member
+    /// exactly once, one spec).
+    Merge {
+        /// The folder of the shard files.
+        dir: PathBuf,
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite the merged file.
         #[arg(long)]
         force: bool,
     },
@@ -195,6 +231,8 @@ fn dispatch(command: Command) -> Result<(), CliError> {
             h_min,
             save_every,
             preset,
+            params,
+            initial_state,
             out,
             json,
             force,
@@ -209,6 +247,14 @@ fn dispatch(command: Command) -> Result<(), CliError> {
                 max_steps,
                 h_min,
                 save_every,
+                params: params
+                    .iter()
+                    .map(|p| parse_param(p))
+                    .collect::<Result<_, _>>()?,
+                initial_state: initial_state
+                    .as_deref()
+                    .map(parse_initial_state)
+                    .transpose()?,
             },
             preset,
             out,
@@ -270,6 +316,13 @@ fn dispatch(command: Command) -> Result<(), CliError> {
             out,
             force,
         } => reproduce(&experiment, quick, &out, force),
+        Command::Ensemble {
+            spec,
+            shard,
+            out,
+            force,
+        } => cli::ensemble::ensemble(&spec, &shard, &out, force),
+        Command::Merge { dir, out, force } => cli::ensemble::merge(&dir, &out, force),
     }
 }
 
@@ -281,7 +334,18 @@ fn list(json: bool) -> Result<(), CliError> {
             "models": ms.iter().map(|m| json!({
                 "id": m.id(),
                 "description": m.description(),
-                "presets": m.presets().iter().map(|(p, d)| json!({"name": p, "description": d})).collect::<Vec<_>>(),
+                "presets": m.presets().iter().map(|(p, d)| json!({
+                    "name": p,
+                    "description": d,
+                    "parameters": m.parameters(p).unwrap_or_default().iter().map(|q| json!({
+                        "name": q.name,
+                        "default": q.default,
+                        "meaning": q.meaning,
+                        "min": q.min,
+                        "max": q.max,
+                        "integer": q.integer,
+                    })).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "methods": schemes::methods::METHODS.iter().map(|m| json!({
                 "id": m.id,
@@ -319,6 +383,14 @@ fn list(json: bool) -> Result<(), CliError> {
         outln!("  {:<28} {}", m.id(), m.description());
         for (p, d) in m.presets() {
             outln!("  {:<28}   preset {p}: {d}", "");
+            let params = m.parameters(&p).unwrap_or_default();
+            if !params.is_empty() {
+                let shown: Vec<String> = params
+                    .iter()
+                    .map(|q| format!("{}={}", q.name, cli::num(q.default)))
+                    .collect();
+                outln!("  {:<28}     parameters: {}", "", shown.join(", "));
+            }
         }
     }
     outln!("\nMethods:");
@@ -399,6 +471,48 @@ struct RunArgs {
     max_steps: Option<usize>,
     h_min: Option<f64>,
     save_every: Option<usize>,
+    params: Vec<(String, f64)>,
+    initial_state: Option<Vec<f64>>,
+}
+
+/// `NAME=VALUE` of `--param`.
+fn parse_param(arg: &str) -> Result<(String, f64), CliError> {
+    let (name, value) = arg
+        .split_once('=')
+        .ok_or_else(|| CliError::Usage(format!("--param expects NAME=VALUE, got '{arg}'")))?;
+    let name = name.trim();
+    let x = value.trim().parse::<f64>().map_err(|_| {
+        CliError::Usage(format!(
+            "--param {name}: '{}' is not a number",
+            value.trim()
+        ))
+    })?;
+    Ok((name.to_string(), x))
+}
+
+/// The numbers of `--initial-state`: the contents of the file `arg` when it exists, else `arg`
+/// itself; separated by commas, spaces or newlines.
+fn parse_initial_state(arg: &str) -> Result<Vec<f64>, CliError> {
+    let path = Path::new(arg);
+    let text = if path.is_file() {
+        std::fs::read_to_string(path).map_err(|e| CliError::io(path, &e))?
+    } else {
+        arg.to_string()
+    };
+    let numbers: Vec<f64> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<f64>()
+                .map_err(|_| CliError::Usage(format!("--initial-state: '{t}' is not a number")))
+        })
+        .collect::<Result<_, _>>()?;
+    if numbers.is_empty() {
+        return Err(CliError::Usage(format!(
+            "--initial-state: no numbers in '{arg}' (neither a file nor a list)"
+        )));
+    }
+    Ok(numbers)
 }
 
 /// The flag set by Ctrl-C. The first Ctrl-C stops the run after the current step (the partial
@@ -486,6 +600,8 @@ fn run(
         save_every,
         stop: Some(interrupt_flag()),
         progress: Some(bar.callback()),
+        params: a.params.clone(),
+        initial_state: a.initial_state.clone(),
     };
     let r = model.simulate_with(&preset, &method, &spec)?;
     bar.finish();

@@ -1206,3 +1206,64 @@ fn quick_langevin_reproduction() {
     assert!(html.contains("Perrin") && html.contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn parameters_and_initial_states_on_the_command_line() {
+    let base = ["run", "double-spherical-pendulum", "--method", "rkmk4"];
+    let with = |extra: &[&str]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    assert_usage_error(
+        &with(&["--param", "length=2"]),
+        "unknown parameter 'length'",
+    );
+    assert_usage_error(&with(&["--param", "l1=-2"]), "parameter 'l1'");
+    assert_usage_error(&with(&["--param", "l1"]), "NAME=VALUE");
+    assert_usage_error(&with(&["--initial-state", "0,0,1"]), "expected 12");
+    assert_usage_error(
+        &run(&[
+            "run",
+            "free-rigid-body",
+            "--method",
+            "rkmk4",
+            "--initial-state",
+            "0,0.6,0.9",
+        ]),
+        "off the unit sphere",
+    );
+    let json = |out: Output| -> serde_json::Value {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let a = json(with(&["--t-end", "0.01", "--json"]));
+    let b = json(with(&[
+        "--t-end", "0.01", "--json", "--param", "m1=2", "--param", "m2=2",
+    ]));
+    // Doubling both masses doubles the energy (kinetic and potential are linear in the masses).
+    let (e_a, e_b) = (
+        a["energy0"].as_f64().unwrap(),
+        b["energy0"].as_f64().unwrap(),
+    );
+    assert!((e_b / e_a - 2.0).abs() < 1e-13, "{e_a} {e_b}");
+    // `list --json` shows the parameters of each preset.
+    let list = json(run(&["list", "--json"]));
+    let dsp = list["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == "double-spherical-pendulum")
+        .unwrap();
+    let names: Vec<&str> = dsp["presets"][0]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["m1", "m2", "l1", "l2", "g"]);
+}

@@ -13,7 +13,7 @@
 use super::CliError;
 use super::methods::MethodChoice;
 use super::output::{Plot, Scale, Series};
-use super::registry::{CliModel, MAX_CONVERGENCE_STEPS};
+use super::registry::{MAX_CONVERGENCE_STEPS, Model};
 use schemes::{ConvergenceRow, OrderFit, ToleranceRow};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -37,9 +37,9 @@ pub struct AutoRow {
 /// Runs each method on a grid found by [`schemes::search_grid`] from `base`.
 ///
 /// # Errors
-/// The first failing study (as `CliModel::convergence`).
+/// The first failing study (as `Model::convergence`).
 pub fn auto_rows(
-    model: &dyn CliModel,
+    model: &dyn Model,
     preset: &str,
     methods: &[MethodChoice],
     base: &[usize],

@@ -3,7 +3,7 @@
 use super::CliError;
 use super::methods::MethodChoice;
 use super::output::{Plot, Scale, Series, write_csv};
-use super::registry::{FreeRigidBody, find_model};
+use super::registry::{FreeRigidBody, Model, find_model};
 use super::report::{Section, Table};
 use schemes::ConvergenceRow;
 use std::path::Path;
@@ -212,7 +212,7 @@ fn free_rigid_body_orders(dir: &Path, quick: bool) -> Result<Section, CliError> 
         let steps: Vec<usize> = (0..k).map(|i| base << i).collect();
         // High orders cross their asymptotic window in few doublings: insert midpoints.
         let steps = schemes::dense_grid(&steps, m.order);
-        rows.extend(FreeRigidBody.convergence_rows(&[MethodChoice::Registry(m)], &steps, 2.0)?);
+        rows.extend(FreeRigidBody.convergence("s2", &[MethodChoice::Registry(m)], &steps, 2.0)?);
     }
     let (table, svg) = convergence_outputs(
         dir,
@@ -232,17 +232,4 @@ fn free_rigid_body_orders(dir: &Path, quick: bool) -> Result<Section, CliError> 
         figures: vec![svg],
         summary: format!("{} methods, largest |observed − expected| = {worst:.2}", rows.len()),
     })
-}
-
-impl FreeRigidBody {
-    /// Convergence rows for the given methods (helper for the experiment).
-    fn convergence_rows(
-        &self,
-        methods: &[MethodChoice],
-        steps: &[usize],
-        t_end: f64,
-    ) -> Result<Vec<ConvergenceRow>, CliError> {
-        use super::registry::CliModel;
-        self.convergence("s2", methods, steps, t_end)
-    }
 }

@@ -1,135 +1,37 @@
-//! The experiments program: model registry, simulations, convergence studies, the paper
-//! reproductions, and their output (CSV, SVG, HTML report, JSON).
+//! The experiments program: convergence studies, the paper reproductions, and their output
+//! (CSV, SVG, HTML report, JSON). The model registry lives in the library
+//! ([`lie_integrators::registry`]).
 
 #[macro_use]
 pub mod stdout;
 pub mod compositions;
 pub mod convergence;
+pub mod ensemble;
 pub mod experiments;
 pub mod heavy_top;
 pub mod homogeneous_nh;
 pub mod langevin;
 pub mod llm09;
 pub mod llm09_kinetic_energy;
-pub mod methods;
 pub mod nonholonomic;
 pub mod output;
 pub mod quadrotor;
-pub mod registry;
 pub mod report;
 pub mod ts2_preservation;
 pub mod variable_step;
 pub mod work_precision;
 
+pub use lie_integrators::registry::{Error as CliError, num, one_line};
 use std::path::{Path, PathBuf};
 
-/// A user-facing error: one line, exit code 2.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad command-line input (unknown model or method, h ≤ 0, malformed lists, …).
-    Usage(String),
-    /// The output folder cannot be written or would be overwritten.
-    Io(String),
-    /// The integration failed.
-    Integration(String),
-    /// The run was stopped by Ctrl-C (exit code 130); the message says where.
-    Interrupted(String),
-    /// Standard output was closed by its reader (`… | head -1`): end quietly.
-    BrokenPipe,
+/// The model registry of the library ([`lie_integrators::registry`]).
+pub mod registry {
+    pub use lie_integrators::registry::*;
 }
 
-impl CliError {
-    /// An I/O error on `path`.
-    pub fn io(path: &Path, e: &std::io::Error) -> Self {
-        Self::Io(format!("{}: {e}", path.display()))
-    }
-}
-
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Usage(s) | Self::Io(s) | Self::Integration(s) | Self::Interrupted(s) => {
-                f.write_str(s)
-            }
-            Self::BrokenPipe => f.write_str("standard output closed"),
-        }
-    }
-}
-
-impl From<schemes::SchemeError> for CliError {
-    fn from(e: schemes::SchemeError) -> Self {
-        Self::Integration(registry::scheme_message(&e))
-    }
-}
-
-impl From<models::ModelError> for CliError {
-    fn from(e: models::ModelError) -> Self {
-        Self::Usage(e.to_string())
-    }
-}
-
-/// A number for a one-line message: plain when short (`0.01`, `20`), otherwise short scientific
-/// notation (`1.000e300`, `2.500e-9`), never hundreds of digits.
-pub fn num(x: f64) -> String {
-    let plain = format!("{x}");
-    if plain.len() <= 12 {
-        plain
-    } else {
-        format!("{x:.3e}")
-    }
-}
-
-/// Rewrite every decimal number longer than 12 characters in `msg` in short scientific
-/// notation (messages of the library print `f64` with `{}`, which writes `1e300` as 301 digits).
-pub fn shorten_numbers(msg: &str) -> String {
-    let mut out = String::with_capacity(msg.len());
-    let bytes = msg.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let starts_number = bytes[i].is_ascii_digit()
-            && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
-        if starts_number {
-            let mut j = i;
-            while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b'.') {
-                j += 1;
-            }
-            // An exponent belongs to the number.
-            if j < bytes.len() && (bytes[j] == b'e' || bytes[j] == b'E') {
-                let mut k = j + 1;
-                if k < bytes.len() && (bytes[k] == b'-' || bytes[k] == b'+') {
-                    k += 1;
-                }
-                if k < bytes.len() && bytes[k].is_ascii_digit() {
-                    while k < bytes.len() && bytes[k].is_ascii_digit() {
-                        k += 1;
-                    }
-                    j = k;
-                }
-            }
-            let token = &msg[i..j];
-            match token.parse::<f64>() {
-                Ok(x) if token.len() > 12 => out.push_str(&format!("{x:.3e}")),
-                _ => out.push_str(token),
-            }
-            i = j;
-        } else {
-            let ch = msg[i..].chars().next().unwrap_or(' ');
-            out.push(ch);
-            i += ch.len_utf8();
-        }
-    }
-    out
-}
-
-/// The message of an error as one line: line breaks become spaces, long numbers are shortened
-/// ([`shorten_numbers`]).
-pub fn one_line(msg: &str) -> String {
-    let joined: Vec<&str> = msg
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    shorten_numbers(&joined.join(" "))
+/// The method identifiers of the library ([`lie_integrators::registry::methods`]).
+pub mod methods {
+    pub use lie_integrators::registry::methods::*;
 }
 
 /// A clap error in one line: its first paragraph (the message and the arguments it names,

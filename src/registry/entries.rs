@@ -31,14 +31,19 @@ impl FreeRigidBody {
     }
 
     fn problem() -> Problem<RotationAction, impl Fn(f64, &Sphere2) -> Vector3<f64>> {
-        let inertia = Vector3::from(Self::INERTIA);
+        Self::problem_with(Vector3::from(Self::INERTIA))
+    }
+
+    fn problem_with(
+        inertia: Vector3<f64>,
+    ) -> Problem<RotationAction, impl Fn(f64, &Sphere2) -> Vector3<f64>> {
         Problem::new(RotationAction::new(), move |_t: f64, m: &Sphere2| {
             -m.q().component_div(&inertia)
         })
     }
 }
 
-impl CliModel for FreeRigidBody {
+impl Model for FreeRigidBody {
     fn id(&self) -> &'static str {
         "free-rigid-body"
     }
@@ -50,6 +55,35 @@ impl CliModel for FreeRigidBody {
             "s2".into(),
             "I = (1, 2, 3), m₀ = (cos 1.2, 0, sin 1.2)".into(),
         )]
+    }
+    fn parameters(&self, preset: &str) -> Result<Vec<Parameter>, Error> {
+        check_preset(self, preset)?;
+        let [i1, i2, i3] = Self::INERTIA;
+        Ok(vec![
+            Parameter::positive(
+                "I1",
+                i1,
+                "principal moment of inertia about body axis 1 (kg·m²)",
+            ),
+            Parameter::positive(
+                "I2",
+                i2,
+                "principal moment of inertia about body axis 2 (kg·m²)",
+            ),
+            Parameter::positive(
+                "I3",
+                i3,
+                "principal moment of inertia about body axis 3 (kg·m²)",
+            ),
+        ])
+    }
+    fn state_names(&self, preset: &str) -> Result<Vec<String>, Error> {
+        check_preset(self, preset)?;
+        Ok(vec!["m1".into(), "m2".into(), "m3".into()])
+    }
+    fn initial_state(&self, preset: &str, params: &[(String, f64)]) -> Result<Vec<f64>, Error> {
+        resolve(self.id(), &self.parameters(preset)?, params)?;
+        Ok(Self::m0().as_slice().to_vec())
     }
     fn defaults(&self, _preset: &str) -> Defaults {
         Defaults {
@@ -64,18 +98,28 @@ impl CliModel for FreeRigidBody {
         preset: &str,
         method: &MethodChoice,
         spec: &RunSpec,
-    ) -> Result<RunResult, CliError> {
-        check_preset(self, preset)?;
-        let inertia = Vector3::from(Self::INERTIA);
+    ) -> Result<RunResult, Error> {
+        let v = resolve(self.id(), &self.parameters(preset)?, &spec.params)?;
+        let inertia = Vector3::new(v[0], v[1], v[2]);
+        let names = self.state_names(preset)?;
+        let m0 = match &spec.initial_state {
+            None => Self::m0(),
+            Some(x) => {
+                check_shape(self.id(), &names, x)?;
+                let m = Vector3::new(x[0], x[1], x[2]);
+                check_unit(self.id(), "m", &m)?;
+                m
+            }
+        };
         let energy = move |m: &Vector3<f64>| 0.5 * m.component_div(&inertia).dot(m);
         record(
             self.id(),
             preset,
             method.generic::<RotationAction>()?,
-            &Self::problem(),
-            Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?,
+            &Self::problem_with(inertia),
+            Sphere2::try_new(m0).map_err(|e| Error::InitialState(e.to_string()))?,
             spec,
-            vec!["m1".into(), "m2".into(), "m3".into()],
+            names,
             |p: &Sphere2| p.q().as_slice().to_vec(),
             move |p: &Sphere2| Observation {
                 energy: energy(p.q()),
@@ -91,10 +135,10 @@ impl CliModel for FreeRigidBody {
         methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
-    ) -> Result<Vec<ConvergenceRow>, CliError> {
+    ) -> Result<Vec<ConvergenceRow>, Error> {
         check_preset(self, preset)?;
         let problem = Self::problem();
-        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?;
+        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| Error::Usage(e.to_string()))?;
         let reference = Sphere2::new_unchecked(Self::exact(t_end));
         methods
             .iter()
@@ -111,7 +155,7 @@ impl CliModel for FreeRigidBody {
                     |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
                     1e-13,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
@@ -121,10 +165,10 @@ impl CliModel for FreeRigidBody {
         methods: &[MethodChoice],
         tolerances: &[f64],
         t_end: f64,
-    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+    ) -> Result<Vec<schemes::ToleranceRow>, Error> {
         check_preset(self, preset)?;
         let problem = Self::problem();
-        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| CliError::Usage(e.to_string()))?;
+        let y0 = Sphere2::try_new(Self::m0()).map_err(|e| Error::Usage(e.to_string()))?;
         let reference = Sphere2::new_unchecked(Self::exact(t_end));
         methods
             .iter()
@@ -141,7 +185,7 @@ impl CliModel for FreeRigidBody {
                     |a: &Sphere2, b: &Sphere2| (a.q() - b.q()).amax(),
                     1e-13,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
@@ -150,7 +194,9 @@ impl CliModel for FreeRigidBody {
 // ---------------------------------------------------------------------------------------------
 // Lagrangian systems on (S²)ⁿ.
 
-type Build<M> = fn(&str) -> Result<(M, SphereState), CliError>;
+/// Build a preset's model and initial state from its parameter values (in the order of the
+/// preset's [`Parameter`] list).
+type Build<M> = fn(&str, &[f64]) -> Result<(M, SphereState), Error>;
 
 /// A model on (TS²)ⁿ from the `models` crate, integrated as a Lie group problem under SE(3)ⁿ.
 pub struct SphereEntry<M> {
@@ -158,7 +204,45 @@ pub struct SphereEntry<M> {
     pub(super) description: &'static str,
     pub(super) presets: &'static [(&'static str, &'static str)],
     pub(super) build: Build<M>,
+    pub(super) params: fn(&str) -> Result<Vec<Parameter>, Error>,
     pub(super) defaults: fn(&str) -> Defaults,
+}
+
+impl<M: SphereModel + Sync> SphereEntry<M> {
+    /// The model and initial state of a run: the preset with `overrides` applied, started at
+    /// `initial` (ambient coordinates) when given.
+    fn setup(
+        &self,
+        preset: &str,
+        overrides: &[(String, f64)],
+        initial: Option<&[f64]>,
+    ) -> Result<(M, SphereState), Error> {
+        let values = resolve(self.id, &self.parameters(preset)?, overrides)?;
+        let (model, x0) = (self.build)(preset, &values)?;
+        let x0 = match initial {
+            None => x0,
+            Some(x) => sphere_state(self.id, x0.bodies(), x)?,
+        };
+        Ok((model, x0))
+    }
+}
+
+/// A state of (TS²)ⁿ from ambient coordinates `(q₁, ω₁, q₂, ω₂, …)`, checked (length,
+/// finiteness, unit `qᵢ`, tangent `ωᵢ`), never projected.
+fn sphere_state(model: &str, n: usize, x: &[f64]) -> Result<SphereState, Error> {
+    check_shape(model, &ts_names(n), x)?;
+    let mut q = Vec::with_capacity(n);
+    let mut w = Vec::with_capacity(n);
+    for (i, c) in x.chunks_exact(6).enumerate() {
+        let qi = Vector3::new(c[0], c[1], c[2]);
+        let wi = Vector3::new(c[3], c[4], c[5]);
+        check_unit(model, &format!("q{}", i + 1), &qi)?;
+        check_tangent(model, &format!("w{} at q{}", i + 1, i + 1), &qi, &wi)?;
+        q.push(qi);
+        w.push(wi);
+    }
+    SphereState::try_new(q, w)
+        .map_err(|e| Error::InitialState(format!("initial state of {model}: {e}")))
 }
 
 fn ts_ambient(p: &Vec<TangentSphere2>) -> Vec<f64> {
@@ -192,7 +276,7 @@ pub fn simulate_sphere<M: SphereModel>(
     method: &MethodChoice,
     step: &StepSize,
     t_end: f64,
-) -> Result<RunResult, CliError> {
+) -> Result<RunResult, Error> {
     let spec = RunSpec::new(step.clone(), t_end);
     simulate_sphere_with(id, preset, model, x0, method, &spec)?.into_completed()
 }
@@ -205,7 +289,7 @@ pub fn simulate_sphere_with<M: SphereModel>(
     x0: &SphereState,
     method: &MethodChoice,
     spec: &RunSpec,
-) -> Result<RunResult, CliError> {
+) -> Result<RunResult, Error> {
     let sys = model.system();
     let problem = Problem::new(
         TsAction::new(TangentSphereAction::new()),
@@ -240,7 +324,7 @@ pub fn simulate_sphere_with<M: SphereModel>(
     )
 }
 
-impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
+impl<M: SphereModel + Sync> Model for SphereEntry<M> {
     fn id(&self) -> &'static str {
         self.id
     }
@@ -256,14 +340,25 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
     fn defaults(&self, preset: &str) -> Defaults {
         (self.defaults)(preset)
     }
+    fn parameters(&self, preset: &str) -> Result<Vec<Parameter>, Error> {
+        check_preset(self, preset)?;
+        (self.params)(preset)
+    }
+    fn state_names(&self, preset: &str) -> Result<Vec<String>, Error> {
+        let (_, x0) = self.setup(preset, &[], None)?;
+        Ok(ts_names(x0.bodies()))
+    }
+    fn initial_state(&self, preset: &str, params: &[(String, f64)]) -> Result<Vec<f64>, Error> {
+        let (_, x0) = self.setup(preset, params, None)?;
+        Ok(ts_ambient(&x0.to_tangent_points()))
+    }
     fn simulate_with(
         &self,
         preset: &str,
         method: &MethodChoice,
         spec: &RunSpec,
-    ) -> Result<RunResult, CliError> {
-        check_preset(self, preset)?;
-        let (model, x0) = (self.build)(preset)?;
+    ) -> Result<RunResult, Error> {
+        let (model, x0) = self.setup(preset, &spec.params, spec.initial_state.as_deref())?;
         simulate_sphere_with(self.id, preset, &model, &x0, method, spec)
     }
     fn convergence(
@@ -272,9 +367,8 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
         methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
-    ) -> Result<Vec<ConvergenceRow>, CliError> {
-        check_preset(self, preset)?;
-        let (model, x0) = (self.build)(preset)?;
+    ) -> Result<Vec<ConvergenceRow>, Error> {
+        let (model, x0) = self.setup(preset, &[], None)?;
         let sys = model.system();
         let problem = Problem::new(
             TsAction::new(TangentSphereAction::new()),
@@ -287,7 +381,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
             .checked_mul(REFERENCE_FACTOR)
             .filter(|&n| n <= STEP_BUDGET)
             .ok_or_else(|| {
-                CliError::Usage(format!(
+                Error::Usage(format!(
                     "--steps: the largest step count {finest} is above the limit of {MAX_CONVERGENCE_STEPS} (the reference run takes {REFERENCE_FACTOR}× the finest count, within the step budget of {STEP_BUDGET} steps)"
                 ))
             })?;
@@ -300,7 +394,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
             t_end,
             &Options::count(n_ref).save_final(),
         )
-        .map_err(|f| CliError::Integration(format!("reference run: {f}")))?
+        .map_err(|f| Error::Integration(format!("reference run: {f}")))?
         .last()
         .1
         .clone();
@@ -317,7 +411,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
                 schemes::measure_order(
                     &problem, &mut s, 0.0, &y0, t_end, &reference, steps, dist, 1e-11,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }
@@ -327,9 +421,8 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
         methods: &[MethodChoice],
         tolerances: &[f64],
         t_end: f64,
-    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
-        check_preset(self, preset)?;
-        let (model, x0) = (self.build)(preset)?;
+    ) -> Result<Vec<schemes::ToleranceRow>, Error> {
+        let (model, x0) = self.setup(preset, &[], None)?;
         let sys = model.system();
         let problem = Problem::new(
             TsAction::new(TangentSphereAction::new()),
@@ -348,7 +441,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
             t_end,
             &Options::count(n_ref).save_final(),
         )
-        .map_err(|f| CliError::Integration(format!("reference run: {f}")))?
+        .map_err(|f| Error::Integration(format!("reference run: {f}")))?
         .last()
         .1
         .clone();
@@ -365,7 +458,7 @@ impl<M: SphereModel + Sync> CliModel for SphereEntry<M> {
                 schemes::measure_tolerance_order(
                     &problem, &mut s, 0.0, &y0, t_end, &reference, tolerances, dist, 1e-11,
                 )
-                .map_err(|e| CliError::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
+                .map_err(|e| Error::Integration(format!("{}: {}", m.id(), scheme_message(&e))))
             })
             .collect()
     }

@@ -4,7 +4,7 @@
 //! integrators on (S²)ⁿ (`llm-implicit`, `llm-explicit`) and symmetric compositions written
 //! `scheme+base` (e.g. `yoshida4+llm-implicit`, `kahan-li8+gl2`).
 
-use super::CliError;
+use super::Error;
 use homogeneous::{Action, ActionInPlace, TangentSphereAction, VecPowerAction};
 use liegroup::{Cayley, CayleyGroup};
 use models::{Potential, SphereSystem};
@@ -37,10 +37,10 @@ pub enum MethodChoice {
 
 impl MethodChoice {
     /// Parse `id`, `llm-…` or `scheme+base` (at most [`MAX_NESTING`] compositions deep).
-    pub fn parse(id: &str) -> Result<Self, CliError> {
+    pub fn parse(id: &str) -> Result<Self, Error> {
         let depth = id.matches('+').count();
         if depth > MAX_NESTING {
-            return Err(CliError::Usage(format!(
+            return Err(Error::Usage(format!(
                 "method identifier nests {depth} compositions; at most {MAX_NESTING} are allowed (e.g. yoshida4+yoshida4+gl2)"
             )));
         }
@@ -49,13 +49,13 @@ impl MethodChoice {
 
     /// [`parse`](Self::parse) after the depth check (the recursion is at most
     /// [`MAX_NESTING`] deep).
-    fn parse_nested(id: &str) -> Result<Self, CliError> {
-        let usage = |e: SchemeError| CliError::Usage(e.to_string());
+    fn parse_nested(id: &str) -> Result<Self, Error> {
+        let usage = |e: SchemeError| Error::Usage(e.to_string());
         if let Some((scheme, base)) = id.split_once('+') {
             let scheme = schemes::composition::find(scheme).map_err(usage)?;
             let base = Self::parse_nested(base)?;
             if base.order() % 2 == 1 {
-                return Err(CliError::Usage(format!(
+                return Err(Error::Usage(format!(
                     "composition needs a symmetric base of even order; '{}' has order {}",
                     base.id(),
                     base.order()
@@ -80,7 +80,7 @@ impl MethodChoice {
                 if variants().iter().any(|v| v.id == id) {
                     return Ok(choice);
                 }
-                return Err(CliError::Usage(format!(
+                return Err(Error::Usage(format!(
                     "method '{base}' has no variant '{suffix}' ({}; see `list`)",
                     if suffix == "-cayley" {
                         "Cayley coordinates exist for the explicit RKMK methods"
@@ -93,7 +93,7 @@ impl MethodChoice {
         schemes::methods::find(id).map(Self::Registry).map_err(|_| {
             let mut known: Vec<&str> = schemes::methods::METHODS.iter().map(|m| m.id).collect();
             known.extend(schemes::variational::METHODS.iter().map(|m| m.id));
-            CliError::Usage(format!(
+            Error::Usage(format!(
                 "unknown method '{id}'; known: {} (and their variants <id>-cayley, <id>-embedded, see `list`; and compositions scheme+base)",
                 known.join(", ")
             ))
@@ -130,7 +130,7 @@ impl MethodChoice {
     }
 
     /// A stepper for any action (registry methods and their compositions).
-    pub fn generic<A: ActionInPlace>(&self) -> Result<GenericStepper<A>, CliError>
+    pub fn generic<A: ActionInPlace>(&self) -> Result<GenericStepper<A>, Error>
     where
         A::Point: homogeneous::ManifoldPoint,
         A::Group: CayleyGroup,
@@ -140,7 +140,7 @@ impl MethodChoice {
             Self::Cayley(m) => GenericStepper::Cayley(cayley::<A>(m)?),
             Self::Embedded(m) => GenericStepper::Any(embedded::<A>(m)?),
             Self::Variational(m) => {
-                return Err(CliError::Usage(format!(
+                return Err(Error::Usage(format!(
                     "method '{}' applies only to the Lagrangian models on (S²)ⁿ",
                     m.id
                 )));
@@ -155,7 +155,7 @@ impl MethodChoice {
     pub fn sphere<'a, P: Potential>(
         &self,
         system: &'a SphereSystem<P>,
-    ) -> Result<SphereStepper<'a, P>, CliError> {
+    ) -> Result<SphereStepper<'a, P>, Error> {
         Ok(match self {
             Self::Registry(m) => SphereStepper::Any(m.stepper::<TsAction>()),
             Self::Cayley(m) => SphereStepper::Cayley(cayley::<TsAction>(m)?),
@@ -211,17 +211,17 @@ pub fn variants() -> Vec<Variant> {
     out
 }
 
-fn cayley<A: ActionInPlace>(m: &MethodSpec) -> Result<Rkmk<A, Cayley>, CliError>
+fn cayley<A: ActionInPlace>(m: &MethodSpec) -> Result<Rkmk<A, Cayley>, Error>
 where
     A::Group: CayleyGroup,
 {
     m.cayley_stepper::<A>()
-        .ok_or_else(|| CliError::Usage(format!("method '{}' has no Cayley variant", m.id)))
+        .ok_or_else(|| Error::Usage(format!("method '{}' has no Cayley variant", m.id)))
 }
 
-fn embedded<A: ActionInPlace>(m: &MethodSpec) -> Result<AnyStepper<A>, CliError> {
+fn embedded<A: ActionInPlace>(m: &MethodSpec) -> Result<AnyStepper<A>, Error> {
     m.embedded_stepper::<A>()
-        .ok_or_else(|| CliError::Usage(format!("method '{}' has no embedded solution", m.id)))
+        .ok_or_else(|| Error::Usage(format!("method '{}' has no embedded solution", m.id)))
 }
 
 /// The action of the (S²)ⁿ models: SE(3)ⁿ on (TS²)ⁿ.

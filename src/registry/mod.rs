@@ -1,13 +1,38 @@
-//! The models the program knows, their presets, and generic simulation and convergence runs.
+//! The model registry: the models and presets of the experiments program by identifier, every
+//! method of the catalogue by identifier (compositions included, [`methods`]), simulations
+//! with their statistics ([`RunSpec`], [`RunResult`]), and convergence and tolerance studies.
+//!
+//! Enabled by the cargo feature `registry` (which the feature `cli`, the experiments program,
+//! turns on).
+//!
+//! ```
+//! use lie_integrators::registry::{RunSpec, find_model, methods::MethodChoice};
+//! use lie_integrators::schemes::StepSize;
+//!
+//! let model = find_model("free-rigid-body")?;
+//! let method = MethodChoice::parse("rkmk4")?;
+//! let r = model.simulate_with("s2", &method, &RunSpec::new(StepSize::Fixed(0.01), 1.0))?;
+//! assert_eq!(r.steps, 100);
+//! assert!(r.max_unit_length_error < 1e-12);
+//! # Ok::<(), lie_integrators::registry::Error>(())
+//! ```
 
-use super::CliError;
-use super::methods::{MethodChoice, TsAction};
+mod error;
+pub mod methods;
+mod params;
+
+pub use error::{Error, num, one_line, shorten_numbers};
 use homogeneous::{RotationAction, Sphere2, TangentSphere2, TangentSphereAction};
+use methods::{MethodChoice, TsAction};
 use models::{
-    CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, LennardJones, LieField,
-    NFoldPendulum, SphereModel, SphereNBody, SphereState, Symmetry,
+    CoupledPendula, DipoleArray, DoubleSphericalPendulum, ElasticRod, GRAVITY, LennardJones,
+    LieField, NFoldPendulum, SphereModel, SphereNBody, SphereState, Symmetry,
 };
 use nalgebra::Vector3;
+pub use params::{
+    INITIAL_STATE_ULPS, MAX_INTEGER_PARAMETER, Parameter, check_shape, check_tangent, check_unit,
+    initial_state_tolerance, resolve,
+};
 use schemes::special::jacobi_sn_cn_dn;
 use schemes::{
     Algebra, ConvergenceRow, Options, Problem, Scalar, SchemeError, StepOutput, StepSize,
@@ -39,6 +64,12 @@ pub struct RunSpec {
     /// Told the fraction `(t − t₀)/(t_end − t₀)` of the span done, every
     /// [`PROGRESS_EVERY`] steps (the CLI's progress bar).
     pub progress: Option<Progress>,
+    /// Model parameter overrides `(name, value)` ([`Model::parameters`]); empty: the preset's
+    /// values.
+    pub params: Vec<(String, f64)>,
+    /// The initial state in the ambient coordinates of [`RunResult::state_names`]
+    /// ([`Model::state_names`]); `None`: the preset's. Checked, never projected.
+    pub initial_state: Option<Vec<f64>>,
 }
 
 /// How often (in accepted steps) a run reports its progress.
@@ -67,6 +98,8 @@ impl RunSpec {
             save_every: None,
             stop: None,
             progress: None,
+            params: Vec::new(),
+            initial_state: None,
         }
     }
 }
@@ -151,9 +184,9 @@ pub fn scheme_message(e: &SchemeError) -> String {
         SchemeError::NonFinite { what, t } if *what == "vector field" => format!(
             "non-finite value in a stage of the step at t = {} (the vector field at a stage point: \
              the stage point or the field value is not finite; a smaller step may help)",
-            super::num(*t)
+            num(*t)
         ),
-        other => super::shorten_numbers(&other.to_string()),
+        other => shorten_numbers(&other.to_string()),
     }
 }
 
@@ -229,7 +262,7 @@ pub struct RunResult {
 }
 
 /// What the registry needs from a model.
-pub trait CliModel: Sync {
+pub trait Model: Sync {
     /// Stable kebab-case identifier.
     fn id(&self) -> &'static str;
     /// One line of description with the reference.
@@ -238,6 +271,24 @@ pub trait CliModel: Sync {
     fn presets(&self) -> Vec<(String, String)>;
     /// Defaults of a preset.
     fn defaults(&self, preset: &str) -> Defaults;
+    /// The named parameters of a preset with their preset values (empty for a model without
+    /// overridable parameters).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for an unknown preset.
+    fn parameters(&self, preset: &str) -> Result<Vec<Parameter>, Error>;
+    /// The names of the ambient state coordinates of a preset (those of
+    /// [`RunResult::state_names`] and of [`RunSpec::initial_state`]).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for an unknown preset.
+    fn state_names(&self, preset: &str) -> Result<Vec<String>, Error>;
+    /// The preset's initial state in ambient coordinates, with the parameter overrides
+    /// `params` applied (a seed may change it).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for an unknown preset, [`Error::Parameter`] for a bad override.
+    fn initial_state(&self, preset: &str, params: &[(String, f64)]) -> Result<Vec<f64>, Error>;
     /// Simulate with the options of `spec`. A run that fails or is interrupted after the first
     /// point is `Ok` with its [`Outcome`] and the steps up to then.
     fn simulate_with(
@@ -245,17 +296,16 @@ pub trait CliModel: Sync {
         preset: &str,
         method: &MethodChoice,
         spec: &RunSpec,
-    ) -> Result<RunResult, CliError>;
-    /// Simulate from 0 to `t_end`; a failed run is an error. (No experiment calls it at the
-    /// moment; kept as the plain form of [`simulate_with`](Self::simulate_with).)
-    #[allow(dead_code)]
+    ) -> Result<RunResult, Error>;
+    /// Simulate from 0 to `t_end`; a failed or interrupted run is an error (the plain form of
+    /// [`simulate_with`](Self::simulate_with)).
     fn simulate(
         &self,
         preset: &str,
         method: &MethodChoice,
         step: &StepSize,
         t_end: f64,
-    ) -> Result<RunResult, CliError> {
+    ) -> Result<RunResult, Error> {
         let r = self.simulate_with(preset, method, &RunSpec::new(step.clone(), t_end))?;
         r.into_completed()
     }
@@ -266,7 +316,7 @@ pub trait CliModel: Sync {
         methods: &[MethodChoice],
         steps: &[usize],
         t_end: f64,
-    ) -> Result<Vec<ConvergenceRow>, CliError>;
+    ) -> Result<Vec<ConvergenceRow>, Error>;
     /// Tolerance proportionality of adaptive pairs: error at `t_end` against `rtol = atol =
     /// tol` for each tolerance (`schemes::measure_tolerance_order`), against the exact
     /// solution or a fine reference run. Models without it return a usage error.
@@ -276,9 +326,9 @@ pub trait CliModel: Sync {
         methods: &[MethodChoice],
         tolerances: &[f64],
         t_end: f64,
-    ) -> Result<Vec<schemes::ToleranceRow>, CliError> {
+    ) -> Result<Vec<schemes::ToleranceRow>, Error> {
         let _ = (preset, methods, tolerances, t_end);
-        Err(CliError::Usage(format!(
+        Err(Error::Usage(format!(
             "model '{}' has no tolerance study (convergence --adaptive)",
             self.id()
         )))
@@ -286,7 +336,7 @@ pub trait CliModel: Sync {
 }
 
 /// Every model of the program.
-pub fn models() -> Vec<Box<dyn CliModel>> {
+pub fn models() -> Vec<Box<dyn Model>> {
     vec![
         Box::new(FreeRigidBody),
         Box::new(SphereEntry {
@@ -296,13 +346,22 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
                 "llm09",
                 "the data of [LLM09, Ex. 1] as restored in docs/models.md (E₀ ≈ −270.22)",
             )],
-            build: |_| {
+            build: |_, v| {
                 Ok((
-                    DoubleSphericalPendulum::lee_leok_mcclamroch()
+                    DoubleSphericalPendulum::new(v[0], v[1], v[2], v[3], v[4])?
                         .as_chain()
                         .clone(),
                     DoubleSphericalPendulum::initial_state(),
                 ))
+            },
+            params: |_| {
+                Ok(vec![
+                    Parameter::positive("m1", 1.0, "mass of the first bob (kg)"),
+                    Parameter::positive("m2", 1.0, "mass of the second bob (kg)"),
+                    Parameter::positive("l1", GRAVITY, "length of the first link (m)"),
+                    Parameter::positive("l2", GRAVITY, "length of the second link (m)"),
+                    Parameter::non_negative("g", GRAVITY, "gravitational acceleration (m/s²)"),
+                ])
             },
             defaults: |_| Defaults {
                 t_end: 10.0,
@@ -324,20 +383,45 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
                     "N = 2…20 links of length 5/N, unit masses, q = e₁, ω = 0 (variable-step study)",
                 ),
             ],
-            build: |preset| {
+            build: |preset, v| {
                 if preset == "convergence" {
-                    return Ok(NFoldPendulum::convergence_experiment(1));
+                    return Ok((
+                        NFoldPendulum::uniform(2, v[0], v[1], v[2])?,
+                        SphereState::random(2, 1.0, v[3] as u64),
+                    ));
                 }
-                let n = preset
-                    .strip_prefix("chain-")
-                    .and_then(|s| s.parse::<usize>().ok())
-                    .filter(|n| (1..=200).contains(n))
-                    .ok_or_else(|| {
-                        CliError::Usage(format!(
-                            "unknown preset '{preset}' (use convergence or chain-N)"
-                        ))
-                    })?;
-                Ok(NFoldPendulum::variable_step_experiment(n)?)
+                let n = chain_links(preset)?;
+                let x0 = SphereState::try_new(vec![Vector3::x(); n], vec![Vector3::zeros(); n])?;
+                Ok((NFoldPendulum::uniform(n, v[0], v[1], v[2])?, x0))
+            },
+            params: |preset| {
+                let mut p = vec![Parameter::positive("m", 1.0, "mass of each link (kg)")];
+                if preset == "convergence" {
+                    p.push(Parameter::positive("L", 1.0, "length of each link (m)"));
+                    p.push(Parameter::non_negative(
+                        "g",
+                        GRAVITY,
+                        "gravitational acceleration (m/s²)",
+                    ));
+                    p.push(Parameter::seed(
+                        "seed",
+                        1.0,
+                        "seed of the random initial state (q uniform on S², ω normal and tangent)",
+                    ));
+                } else {
+                    let n = chain_links(preset)?;
+                    p.push(Parameter::positive(
+                        "L",
+                        5.0 / n as f64,
+                        "length of each link (m; total 5 m by default)",
+                    ));
+                    p.push(Parameter::non_negative(
+                        "g",
+                        GRAVITY,
+                        "gravitational acceleration (m/s²)",
+                    ));
+                }
+                Ok(p)
             },
             defaults: |preset| {
                 if preset == "convergence" {
@@ -361,9 +445,19 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
             id: "sphere-nbody",
             description: "three bodies on a sphere with the Kozlov–Harin potential [LLM09 §4.2]",
             presets: &[("three-body", "a perturbed equilateral triangle")],
-            build: |_| {
-                let (m, x) = SphereNBody::three_body();
-                Ok((m, x))
+            build: |_, v| {
+                let (_, x) = SphereNBody::three_body();
+                Ok((SphereNBody::new(vec![v[0]; 3], v[1])?, x))
+            },
+            params: |_| {
+                Ok(vec![
+                    Parameter::positive("m", 1.0, "mass of each body (kg)"),
+                    Parameter::positive(
+                        "gamma",
+                        1.0,
+                        "strength γ of the Kozlov–Harin pair potential −γ cot θ (J)",
+                    ),
+                ])
             },
             defaults: |_| Defaults {
                 t_end: 10.0,
@@ -379,7 +473,8 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
                 "four",
                 "the LLM09 layout (values chosen where digits were lost)",
             )],
-            build: |_| Ok(CoupledPendula::four_pendula()),
+            build: |_, _| Ok(CoupledPendula::four_pendula()),
+            params: |_| Ok(Vec::new()),
             defaults: |_| Defaults {
                 t_end: 10.0,
                 h: 0.001,
@@ -391,7 +486,23 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
             id: "elastic-rod",
             description: "an elastic rod of 10 elements, clamped at the wall [LLM09 §4.4] (stiff)",
             presets: &[("llm09", "10 elements, bending stiffness 1000")],
-            build: |_| Ok(ElasticRod::lee_leok_mcclamroch()),
+            build: |_, v| {
+                let (_, x0) = ElasticRod::lee_leok_mcclamroch();
+                Ok((
+                    ElasticRod::uniform(10, 0.055, 1.1, v[0], v[1], Vector3::x())?,
+                    x0,
+                ))
+            },
+            params: |_| {
+                Ok(vec![
+                    Parameter::positive(
+                        "stiffness",
+                        1000.0,
+                        "spring constant κ of every joint, bending energy ½κ(1 − cos θ) (J)",
+                    ),
+                    Parameter::non_negative("g", GRAVITY, "gravitational acceleration (m/s²)"),
+                ])
+            },
             defaults: |_| Defaults {
                 t_end: 0.2,
                 h: 1e-5,
@@ -403,7 +514,8 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
             id: "dipoles",
             description: "16 magnetic dipoles on a planar 4×4 grid [LLM09 §4.5]",
             presets: &[("grid-4x4", "one magnet displaced, the others at rest")],
-            build: |_| Ok(DipoleArray::grid_4x4()),
+            build: |_, _| Ok(DipoleArray::grid_4x4()),
+            params: |_| Ok(Vec::new()),
             defaults: |_| Defaults {
                 t_end: 10.0,
                 h: 0.001,
@@ -418,7 +530,8 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
                 "icosphere-642",
                 "icosphere layout, two counter-rotating vortices",
             )],
-            build: |_| Ok(LennardJones::icosphere_642()),
+            build: |_, _| Ok(LennardJones::icosphere_642()),
+            params: |_| Ok(Vec::new()),
             defaults: |_| Defaults {
                 t_end: 0.5,
                 h: 0.005,
@@ -429,17 +542,30 @@ pub fn models() -> Vec<Box<dyn CliModel>> {
     ]
 }
 
+/// The link count `N` of an `n-pendulum` preset `chain-N` (`1 ≤ N ≤ 200`).
+fn chain_links(preset: &str) -> Result<usize, Error> {
+    preset
+        .strip_prefix("chain-")
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|n| (1..=200).contains(n))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "unknown preset '{preset}' (use convergence or chain-N)"
+            ))
+        })
+}
+
 /// Look a model up.
-pub fn find_model(id: &str) -> Result<Box<dyn CliModel>, CliError> {
+pub fn find_model(id: &str) -> Result<Box<dyn Model>, Error> {
     let all = models();
     let names: Vec<&str> = all.iter().map(|m| m.id()).collect();
     let known = names.join(", ");
     all.into_iter()
         .find(|m| m.id() == id)
-        .ok_or_else(|| CliError::Usage(format!("unknown model '{id}'; known: {known}")))
+        .ok_or_else(|| Error::Usage(format!("unknown model '{id}'; known: {known}")))
 }
 
-fn check_preset(model: &dyn CliModel, preset: &str) -> Result<(), CliError> {
+fn check_preset(model: &dyn Model, preset: &str) -> Result<(), Error> {
     let presets = model.presets();
     let ok = presets.iter().any(|(p, _)| {
         p == preset || (p.ends_with("-N") && preset.starts_with(p.trim_end_matches('N')))
@@ -448,7 +574,7 @@ fn check_preset(model: &dyn CliModel, preset: &str) -> Result<(), CliError> {
         Ok(())
     } else {
         let names: Vec<&str> = presets.iter().map(|(p, _)| p.as_str()).collect();
-        Err(CliError::Usage(format!(
+        Err(Error::Usage(format!(
             "unknown preset '{preset}' for {}; known: {}",
             model.id(),
             names.join(", ")
@@ -486,15 +612,15 @@ impl RunResult {
     /// The result of a completed run, or the failure as an error.
     ///
     /// # Errors
-    /// [`CliError::Integration`] for a failed or interrupted run.
-    pub fn into_completed(self) -> Result<Self, CliError> {
+    /// [`Error::Integration`] for a failed or interrupted run.
+    pub fn into_completed(self) -> Result<Self, Error> {
         match &self.outcome {
             Outcome::Completed => Ok(self),
-            Outcome::Interrupted => Err(CliError::Integration(format!(
+            Outcome::Interrupted => Err(Error::Integration(format!(
                 "{}: {INTERRUPTED}",
                 self.method
             ))),
-            Outcome::Failed(m) => Err(CliError::Integration(m.clone())),
+            Outcome::Failed(m) => Err(Error::Integration(m.clone())),
         }
     }
 }
@@ -535,7 +661,7 @@ fn record<A, F, S>(
     state_names: Vec<String>,
     ambient: impl Fn(&A::Point) -> Vec<f64>,
     observe: impl Fn(&A::Point) -> Observation,
-) -> Result<RunResult, CliError>
+) -> Result<RunResult, Error>
 where
     A: homogeneous::ActionInPlace<
             Group: liegroup::LieGroup<Scalar = f64>,
@@ -631,7 +757,7 @@ where
             };
             if last.is_none() {
                 // Nothing was computed (the input was refused): no partial result.
-                return Err(CliError::Integration(match outcome {
+                return Err(Error::Integration(match outcome {
                     Outcome::Failed(m) => m,
                     _ => format!("{method_name}: {INTERRUPTED}"),
                 }));
@@ -640,7 +766,7 @@ where
         }
     };
     let Some((t_final, y_final)) = last else {
-        return Err(CliError::Integration(format!(
+        return Err(Error::Integration(format!(
             "{method_name}: the integration returned no point"
         )));
     };
